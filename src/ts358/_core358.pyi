@@ -1,0 +1,13 @@
+# Stubs for the compiled core (src/_core358.pyx). Card id = suit * 16 + rank; card sets are
+# bitboards (int); contracts 0-3 trump suit S H D C, 4 no-trump, 5 no-tricks; void rule
+# 0 house, 1 kurnik.
+from collections.abc import Sequence
+
+def legal_moves(hand: int, trick: Sequence[int], contract: int, void_rule: int = 0) -> int: ...
+def trick_winner(cards: Sequence[int], contract: int) -> int: ...
+def random_playout(
+    hands: Sequence[int], leader: int, contract: int, void_rule: int, seed: int
+) -> tuple[int, int, int]: ...
+def random_deals(n: int, seed: int, contract: int, void_rule: int = 0) -> tuple[int, int, int]: ...
+
+# ---- solver (src/_solver.pxi)

@@ -1,0 +1,168 @@
+"""A match of 3k deals (RULES.md, Match): deals in turn, the dealer moving one seat
+clockwise, each seat's games used up, totals, standings.
+
+Like :class:`~ts358.deal.Deal`, a match is driven by :meth:`Match.pending` and
+:meth:`Match.apply`; :meth:`Match.run` is just that loop with player objects. A match's
+state is a pure function of its seed (or deal setups) and the decisions applied, which is
+what :meth:`Match.snapshot` saves and :meth:`Match.restore` replays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .deal import ALL_GAMES, Deal, DealResult, DealSetup, Decision, IllegalDecision, Pending
+from .rules import Contract, Rules
+
+if TYPE_CHECKING:
+    from .players.base import Player
+
+__all__ = ["Match", "MatchSnapshot", "standings", "DEFAULT_NAMES"]
+
+DEFAULT_NAMES = ("North", "East", "West")
+
+
+def standings(totals: Sequence[int]) -> tuple[int, ...]:
+    """The place of each seat: 1 + how many seats have a higher total (equal totals share)."""
+    return tuple(1 + sum(other > mine for other in totals) for mine in totals)
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchSnapshot:
+    """Everything needed to restore a match: its setup and the decisions applied so far."""
+
+    rules: Rules
+    seed: int | None
+    names: tuple[str, str, str]
+    decisions: tuple[str, ...]
+    setups: tuple[DealSetup, ...] | None = None
+
+
+class Match:
+    """A match between seats 0-2 (clockwise, fixed for the match).
+
+    With a ``seed`` the first dealer and every shuffle come from ``random.Random(seed)``;
+    ``setups`` instead gives each deal's cards explicitly (tests, hand-made records).
+    """
+
+    def __init__(
+        self,
+        rules: Rules = Rules(),
+        seed: int | None = None,
+        names: Sequence[str] = DEFAULT_NAMES,
+        *,
+        setups: Sequence[DealSetup] | None = None,
+    ) -> None:
+        if len(names) != 3:
+            raise ValueError("a match has three players")
+        if setups is None and seed is None:
+            raise ValueError("a match needs a seed or the deals' setups")
+        if setups is not None and len(setups) != rules.length:
+            raise ValueError(f"{rules.length} deal setups are needed, not {len(setups)}")
+        self.rules = rules
+        self.seed = seed
+        self.names: tuple[str, str, str] = (names[0], names[1], names[2])
+        self._setups = tuple(setups) if setups is not None else None
+        self._rng = random.Random(seed)
+        self.first_dealer = setups[0].dealer if setups else self._rng.randrange(3)
+        self.results: list[DealResult] = []
+        self.totals: tuple[int, int, int] = (0, 0, 0)
+        self.used: list[frozenset[Contract]] = [frozenset()] * 3
+        self._log: list[str] = []
+        self.deal: Deal | None = None
+        self._start_deal()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def done(self) -> bool:
+        return self.deal is None
+
+    @property
+    def number(self) -> int:
+        """The number (1-based) of the deal in progress, or of the last one when done."""
+        return len(self.results) + (0 if self.deal is None else 1)
+
+    def available(self, seat: int) -> frozenset[Contract]:
+        """The games ``seat`` may still choose."""
+        return ALL_GAMES - self.used[seat]
+
+    def dealer_of(self, number: int) -> int:
+        return (self.first_dealer + number - 1) % 3
+
+    def standings(self) -> tuple[int, ...]:
+        return standings(self.totals)
+
+    def pending(self) -> Pending | None:
+        """The decision due now (seat, kind, that seat's view), or None when the match is over."""
+        return self.deal.pending() if self.deal is not None else None
+
+    # ------------------------------------------------------------------ driving
+
+    def apply(self, decision: Decision) -> None:
+        """Apply the pending decision; IllegalDecision (state unchanged) if not allowed."""
+        if self.deal is None:
+            raise IllegalDecision("the match is over: no decision is due")
+        self.deal.apply(decision)
+        self._log.append(self.deal.decisions[-1])
+        if self.deal.done:
+            self._finish_deal()
+
+    def run(self, players: Sequence[Player]) -> tuple[int, int, int]:
+        """Play to the end, asking ``players[seat]`` for each decision; return the totals."""
+        if len(players) != 3:
+            raise ValueError("three players are needed")
+        while self.deal is not None:
+            pending = self.deal.pending()
+            assert pending is not None
+            self.apply(players[pending.seat].decide(pending.view))
+        return self.totals
+
+    def snapshot(self) -> MatchSnapshot:
+        return MatchSnapshot(self.rules, self.seed, self.names, tuple(self._log), self._setups)
+
+    @classmethod
+    def restore(cls, snapshot: MatchSnapshot) -> Match:
+        """A match in the state ``snapshot`` was taken in (decisions re-applied and checked)."""
+        match = cls(snapshot.rules, snapshot.seed, snapshot.names, setups=snapshot.setups)
+        for decision in snapshot.decisions:
+            match.apply(decision)
+        return match
+
+    # ------------------------------------------------------------------ deals
+
+    def _start_deal(self) -> None:
+        number = len(self.results) + 1
+        dealer = self.dealer_of(number)
+        if self._setups is not None:
+            setup = self._setups[number - 1]
+            if setup.number != number or setup.dealer != dealer:
+                raise ValueError(
+                    f"deal {number}: setup says deal {setup.number} with dealer "
+                    f"{setup.dealer}, the rotation gives dealer {dealer}"
+                )
+        else:
+            setup = DealSetup.shuffled(number, dealer, self._rng)
+        self.deal = Deal(
+            setup,
+            self.rules,
+            available=tuple(self.available(s) for s in range(3)),
+            previous_scores=self.results[-1].scores if self.results else None,
+            totals=self.totals,
+        )
+
+    def _finish_deal(self) -> None:
+        assert self.deal is not None
+        result = self.deal.result()
+        self.results.append(result)
+        t = self.totals
+        self.totals = (t[0] + result.scores[0], t[1] + result.scores[1], t[2] + result.scores[2])
+        chooser = result.chooser
+        self.used[chooser] = self.used[chooser] | {result.game}
+        if len(self.results) < self.rules.length:
+            self._start_deal()
+        else:
+            self.deal = None

@@ -1,0 +1,54 @@
+"""The player protocol: one method per kind of decision, each given only the seat's view.
+
+The engine calls :meth:`Player.decide`, which dispatches on ``view.kind``. A player never
+sees the engine, so it can't read hidden cards; it can only answer from its view.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card, CardSet
+from ..rules import Contract
+from ..view import DecisionKind, SeatView
+
+__all__ = ["Player"]
+
+
+class Player:
+    """Base class of computer (and later interactive) players; subclasses override the five
+    decision methods. ``view.options`` always holds the cards allowed for the decision."""
+
+    name: str = "player"
+
+    def decide(self, view: SeatView) -> Contract | Card | CardSet | None:
+        kind = view.kind
+        if kind is DecisionKind.PLAY:
+            return self.play(view)
+        if kind is DecisionKind.CHOOSE:
+            return self.choose_game(view)
+        if kind is DecisionKind.GIVE:
+            return self.give(view)
+        if kind is DecisionKind.RETURN:
+            return self.choose_return(view)
+        if kind is DecisionKind.DISCARD:
+            return self.discard(view)
+        raise ValueError(f"no decision is asked in this view (kind {kind!r})")
+
+    def choose_game(self, view: SeatView) -> Contract:
+        """A game from ``view.available[view.seat]``, seeing only the first six cards."""
+        raise NotImplementedError
+
+    def give(self, view: SeatView) -> Card | None:
+        """A card of ``view.options`` to give to ``view.give_to``, or None to stop giving."""
+        raise NotImplementedError
+
+    def choose_return(self, view: SeatView) -> Card:
+        """Any card of ``view.options`` to return for the trump ``view.received``."""
+        raise NotImplementedError
+
+    def discard(self, view: SeatView) -> CardSet:
+        """Exactly four cards of ``view.options`` (the chooser's 20) to discard."""
+        raise NotImplementedError
+
+    def play(self, view: SeatView) -> Card:
+        """A legal card: one of ``view.options``."""
+        raise NotImplementedError

@@ -1,0 +1,102 @@
+"""What one seat knows: the immutable view the engine builds fresh for each decision.
+
+A view is built from the engine's state for one seat only, so it never holds another seat's
+hidden cards: the hand is the seat's own (the chooser's first six before the choice), the
+talon appears once shown, exchanged cards only for the two seats involved (the third learns
+the count), discards only for the chooser.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+from .cards import Card, CardSet
+from .exchange import ExchangeStep
+from .rules import Contract, Role, Rules
+
+__all__ = ["DecisionKind", "Trick", "SeatView"]
+
+
+class DecisionKind(enum.Enum):
+    """The kinds of decision a player is asked for."""
+
+    CHOOSE = "choose"  # pick a game: a Contract from view.available
+    GIVE = "give"  # give a card from view.options to view.give_to, or None to stop
+    RETURN = "return"  # return any card of view.options for the trump view.received
+    DISCARD = "discard"  # discard exactly four cards of view.options
+    PLAY = "play"  # play a card of view.options (the legal cards)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: seats are match seats, cards in play order from the leader."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, index: int) -> int:
+        """The seat that played ``cards[index]``."""
+        return (self.leader + index) % 3
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's knowledge at one moment of a deal. Seats are 0-2, fixed for the match."""
+
+    seat: int
+    deal_number: int
+    dealer: int
+    rules: Rules
+    hand: CardSet
+    available: tuple[frozenset[Contract], ...]  # games each seat may still choose (public)
+    totals: tuple[int, int, int]  # match totals before this deal
+    previous_scores: tuple[int, int, int] | None  # the previous deal's scores; None in deal 1
+    game: Contract | None = None
+    exchanges: tuple[ExchangeStep, ...] = ()  # steps this seat gave or received
+    others_exchanged: int = 0  # how many cards changed hands between the other two
+    talon: CardSet | None = None  # once shown to everyone
+    discard: CardSet | None = None  # the chooser's own discards
+    tricks: tuple[Trick, ...] = ()
+    leader: int | None = None  # leader of the trick in progress
+    trick: tuple[Card, ...] = ()  # cards of the trick in progress, leader first
+    taken: tuple[int, int, int] = (0, 0, 0)  # tricks taken by seat
+    # The decision asked of this seat, if any, and what it may answer.
+    kind: DecisionKind | None = None
+    options: CardSet = CardSet()
+    give_to: int | None = None
+    gives_left: int = 0
+    received: Card | None = None
+
+    @property
+    def chooser(self) -> int:
+        return (self.dealer + 1) % 3
+
+    @property
+    def third(self) -> int:
+        return (self.dealer + 2) % 3
+
+    def role_of(self, seat: int) -> Role:
+        return Role((seat - self.dealer - 1) % 3)
+
+    def seat_of(self, role: Role) -> int:
+        return (self.dealer + 1 + role) % 3
+
+    @property
+    def role(self) -> Role:
+        return self.role_of(self.seat)
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far in this deal, the trick in progress included."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= card.mask
+        for card in self.trick:
+            mask |= card.mask
+        return CardSet(mask)

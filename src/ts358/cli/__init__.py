@@ -9,6 +9,7 @@ import click
 from .app import CommandError, app
 
 # Importing a command module registers its commands on `app`.
+from . import solve  # noqa: F401
 
 __all__ = ["CommandError", "app", "main"]
 

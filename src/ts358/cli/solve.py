@@ -1,0 +1,275 @@
+"""``ts358 solve`` and ``ts358 deal``: double-dummy solving of position files.
+
+A thin layer over :mod:`ts358.position` and :mod:`ts358.solve`: read the files, solve,
+print (Rich tables for people, one JSON line per file with ``--json``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+import click
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import Card, CardSet, NotationError, Suit
+from ..position import Position, PositionError
+from ..rules import Contract, Role, VoidRule
+from ..solve import SolveResult, new_solver, solve
+from .app import CommandError, app
+
+SUIT_SYMBOLS = "♠♥♦♣"
+
+def _paragraphs(*paragraphs: str) -> str:
+    return "\n\n".join(paragraphs)
+
+
+FORMAT_HELP = """[bold]Position file[/bold] (TOML; '-' reads standard input):
+
+[dim]
+  contract = "hearts"   # spades hearts diamonds clubs no-trump no-tricks
+  rules = "house"       # optional: house (default) or kurnik
+  lead = "chooser"      # optional: who leads if no trick is in progress
+  \\[hands]               # cards held: suits S.H.D.C, high to low, - = void
+  chooser = "AKQ2.T98.-.J76543"
+  third   = "JT9.AKQ.5432.-"
+  dealer  = "876.J76.AKQ.AKQ"
+  \\[trick]               # optional: the trick in progress
+  leader = "third"
+  cards  = ["7H", "8H"] # in play order from the leader
+  \\[taken]               # optional: tricks already won (default 0)
+  chooser = 3
+  third = 2
+  dealer = 1[/dim]"""
+
+SOLVE_HELP = _paragraphs(
+    "Solve positions double dummy: the tricks each player can guarantee, card by card.",
+    "Each player is valued alone against the other two playing together, all cards seen. "
+    "In trump games and no-trump a value is the most tricks the player can make sure to "
+    "take; in no-tricks, the fewest they can make sure not to exceed. Values count the "
+    "tricks already taken; the score is tricks minus the obligation (chooser 8, third 5, "
+    "dealer 3), or in no-tricks the limit (3, 5, 8) minus tricks. Every legal card of the "
+    "player to move is listed with its value; the best ones are marked.",
+    "--json prints one line per file: "
+    '{"contract", "to_move", "players": {ROLE: {"tricks", "score"}}, '
+    '"moves": [{"card", "tricks", "score"}, ...], "nodes", "seconds"}; '
+    "moves are in suit order S H D C, ranks high to low, and the list is empty with "
+    "--no-moves or when no cards are left (to_move is then null).",
+    FORMAT_HELP,
+)
+
+
+def _can_encode_symbols(stream: IO[str] | Any) -> bool:
+    """Whether ``stream`` can print the suit symbols (else cards use letters S H D C)."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        SUIT_SYMBOLS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class _Style:
+    """How cards are drawn: suit symbols (red hearts and diamonds) or plain letters."""
+
+    def __init__(self, symbols: bool) -> None:
+        self.symbols = symbols
+
+    def suit(self, suit: Suit) -> Text:
+        text = suit.symbol if self.symbols else suit.letter
+        return Text(text, style="red" if suit in (Suit.HEARTS, Suit.DIAMONDS) else "")
+
+    def card(self, card: Card) -> Text:
+        text = card.symbol() if self.symbols else str(card)
+        return Text(text, style="red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "")
+
+    @staticmethod
+    def ranks(cards: CardSet, suit: Suit) -> str:
+        ranks = "".join(c.rank.letter for c in sorted(cards.suit(suit), reverse=True))
+        return ranks or "-"
+
+
+def _read_position(name: str) -> Position:
+    """Load one position file ('-' = stdin); every failure becomes a one-line CommandError."""
+    if name == "-":
+        source = "<stdin>"
+        text = click.get_text_stream("stdin").read()
+    else:
+        source = name
+        path = Path(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{source}: not UTF-8 text ({exc.reason})") from None
+        except OSError as exc:
+            raise CommandError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return Position.from_toml(text, source=source)
+    except PositionError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _parse_option(value: str | None, kind: Any, option: str) -> Any:
+    if value is None:
+        return None
+    try:
+        return kind.parse(value)
+    except NotationError as exc:
+        raise CommandError(f"{option}: {exc}") from None
+
+
+def _render(console: Console, name: str, result: SolveResult, style: _Style) -> None:
+    pos = result.position
+    trump = pos.contract.trump
+    console.rule(Text(name, style="bold"), align="left")
+    head = Text()
+    head.append(pos.contract.label, style="bold")
+    head.append(f" ({pos.void.label} rules)")
+    if result.to_move is not None:
+        head.append(f", {result.to_move.label} to move")
+    else:
+        head.append(", all cards played")
+    console.print(head)
+
+    hands = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 0))
+    hands.add_column("")
+    for role in Role:
+        hands.add_column(role.label)
+    for suit in Suit:
+        label = style.suit(suit)
+        if suit is trump:
+            label.append(" trump", style="dim")
+        hands.add_row(label, *(style.ranks(pos.hands[r], suit) for r in Role))
+    hands.add_row(Text("taken", style="dim"), *(str(pos.taken[r]) for r in Role))
+    console.print(hands)
+
+    if pos.trick:
+        line = Text("trick: ")
+        for i, card in enumerate(pos.trick):
+            if i:
+                line.append(", ")
+            line.append(f"{Role((pos.leader + i) % 3).label} ")
+            line.append_text(style.card(card))
+        console.print(line)
+    elif result.to_move is not None:
+        console.print(f"trick: {pos.leader.label} to lead")
+
+    what = "tricks (at most)" if pos.contract is Contract.NO_TRICKS else "tricks"
+    values = Table(title=None, box=None, header_style="bold", padding=(0, 2, 0, 0))
+    values.add_column("player")
+    values.add_column(what, justify="right")
+    values.add_column("score", justify="right")
+    for p in result.players:
+        values.add_row(p.role.label, str(p.tricks), _signed(p.score))
+    console.print()
+    console.print(values)
+
+    if result.moves:
+        assert result.to_move is not None
+        console.print()
+        moves = Table(box=None, header_style="bold", padding=(0, 2, 0, 0))
+        moves.add_column(f"{result.to_move.label} plays")
+        moves.add_column(what, justify="right")
+        moves.add_column("score", justify="right")
+        moves.add_column("")
+        for m in result.moves:
+            mark = Text("best", style="bold green") if m.best else Text("")
+            moves.add_row(style.card(m.card), str(m.tricks), _signed(m.score), mark)
+        console.print(moves)
+    console.print(Text(f"{result.nodes:,} nodes, {result.seconds:.3f} s", style="dim"))
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+@app.command(
+    "solve",
+    help=SOLVE_HELP,
+    epilog=(
+        "Examples:  ts358 deal --seed 7 --contract hearts --out deal.toml;  "
+        "ts358 solve deal.toml;  ts358 solve --json --player chooser a.toml b.toml;  "
+        "cat pos.toml | ts358 solve -"
+    ),
+)
+def solve_command(
+    files: list[str] = typer.Argument(
+        ..., metavar="FILE", help="Position files (TOML, see above); '-' reads stdin.",
+        show_default=False,
+    ),
+    player: str | None = typer.Option(
+        None, "--player", "-p", metavar="ROLE",
+        help="Solve only this player: chooser, third or dealer (default: all three).",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON line per file instead of tables.",
+    ),
+    no_moves: bool = typer.Option(
+        False, "--no-moves",
+        help="Skip the per-card values of the player to move (faster); JSON 'moves' is [].",
+    ),
+    tt_mb: int = typer.Option(
+        64, "--tt-mb", metavar="N", min=1, help="Transposition table size in megabytes.",
+    ),
+) -> None:
+    # Help text: SOLVE_HELP (below), set on the command.
+    role = _parse_option(player, Role, "--player")
+    # Read and check every file before the first (possibly long) search.
+    positions = [(name, _read_position(name)) for name in files]
+    stdout = sys.stdout
+    console = Console(file=stdout, highlight=False, soft_wrap=False)
+    style = _Style(_can_encode_symbols(stdout))
+    solver = None
+    for name, position in positions:
+        if not position.is_over:
+            if solver is None:
+                solver = new_solver(tt_mb)
+            else:
+                solver.clear()
+        result = solve(position, role, moves=not no_moves, solver=solver)
+        if as_json:
+            stdout.write(json.dumps(result.to_dict()) + "\n")
+            stdout.flush()
+        else:
+            _render(console, "<stdin>" if name == "-" else name, result, style)
+
+
+
+
+@app.command(
+    "deal",
+    epilog="Examples:  ts358 deal --seed 1;  ts358 deal --seed 42 --contract no-tricks "
+    "--rules kurnik --out pos.toml && ts358 solve pos.toml",
+)
+def deal_command(
+    seed: int = typer.Option(..., "--seed", help="Random seed: the same seed, the same deal."),
+    contract: str = typer.Option(
+        "no-trump", "--contract", "-c", metavar="GAME",
+        help="spades, hearts, diamonds, clubs, no-trump or no-tricks.",
+    ),
+    rules: str = typer.Option("house", "--rules", metavar="RULES", help="house or kurnik."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", metavar="FILE", help="Write here instead of stdout.",
+        dir_okay=False,
+    ),
+) -> None:
+    """Write a random full deal as a position file: 16 cards each, chooser on lead.
+
+    The talon (the 4 cards left over) is not part of the position. The output is the TOML format that 'ts358 solve' reads (see 'ts358 solve --help').
+    """
+    game = _parse_option(contract, Contract, "--contract")
+    void = _parse_option(rules, VoidRule, "--rules")
+    text = Position.random(seed, game, void).to_toml()
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    print(f"wrote {out}", file=sys.stderr)

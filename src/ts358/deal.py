@@ -193,6 +193,16 @@ class Deal:
         same setup restores this state."""
         return tuple(self._log)
 
+    @property
+    def exchanges(self) -> tuple[ExchangeStep, ...]:
+        """The exchange steps so far (engine-side truth: all cards, for records and tests)."""
+        return tuple(self._exchanges)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks so far."""
+        return tuple(self._tricks)
+
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (engine-side truth, not a view)."""
         return CardSet(self._hands[seat])

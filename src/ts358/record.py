@@ -1,0 +1,317 @@
+"""The match record (format ``ts358-match/1``, docs/match-record.md): writing it, reading
+it, and replaying it.
+
+Replaying is the only validation: the recorded decisions are fed to a fresh engine and every
+recorded outcome (the cards dealt, automatic returns, trick winners, tricks taken, scores,
+totals) is checked against what the engine computes. So a record is accepted exactly when it
+is a match the rules allow, and the error says which deal, trick or key is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .cards import Card, CardSet
+from .deal import DealResult, DealSetup, IllegalDecision
+from .match import Match, standings
+from .rules import MATCH_LENGTHS, Contract, Rules, VoidRule
+from .view import DecisionKind
+
+__all__ = ["FORMAT", "RecordError", "match_record", "dumps", "write_record", "load_record", "replay"]
+
+FORMAT = "ts358-match/1"
+
+T = TypeVar("T")
+
+
+class RecordError(ValueError):
+    """A match record that is malformed or breaks a rule; the message says where and why."""
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def _cards(cards: Any) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _deal_record(d: DealResult) -> dict[str, Any]:
+    return {
+        "number": d.number,
+        "dealer": d.dealer,
+        "chooser": d.chooser,
+        "third": d.third,
+        "hands": [_cards(h) for h in d.hands],
+        "talon": _cards(d.talon),
+        "game": d.game.label,
+        "exchanges": [
+            {"from": s.giver, "to": s.receiver, "given": str(s.given), "returned": str(s.returned)}
+            for s in d.exchanges
+        ],
+        "discard": _cards(d.discard),
+        "tricks": [
+            {"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in d.tricks
+        ],
+        "taken": list(d.taken),
+        "scores": list(d.scores),
+    }
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The record of a finished match, as plain JSON-ready data."""
+    if not match.done:
+        raise ValueError("only a finished match has a record (use Match.snapshot mid-match)")
+    rules = match.rules
+    return {
+        "format": FORMAT,
+        "rules": {
+            "void": rules.void.label,
+            "exchange": rules.exchange,
+            "exchange_trumps": rules.exchange_trumps,
+        },
+        "seed": match.seed,
+        "length": rules.length,
+        "players": list(match.names),
+        "deals": [_deal_record(d) for d in match.results],
+        "totals": list(match.totals),
+        "places": list(match.standings()),
+    }
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """JSON text with one line per top-level key and per deal: diffable, still compact."""
+    lines = []
+    for key, value in record.items():
+        if key == "deals":
+            deals = ",\n  ".join(json.dumps(d, ensure_ascii=False) for d in value)
+            lines.append(f'"deals": [\n  {deals}\n ]')
+        else:
+            lines.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{" + ",\n ".join(lines) + "}\n"
+
+
+def write_record(path: str | Path, match: Match) -> None:
+    Path(path).write_text(dumps(match_record(match)), encoding="utf-8")
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """The JSON of a record file (not yet replayed); RecordError if it can't be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: can't read the record: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record is a JSON object")
+    return data
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def _get(obj: Any, key: str, kind: type[T] | tuple[type, ...], where: str) -> T:
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: expected an object")
+    if key not in obj:
+        raise RecordError(f"{where}: key {key!r} is missing")
+    value = obj[key]
+    # bool is an int in Python, but never a valid seat, count or score here.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise RecordError(f"{where}: key {key!r} has the wrong type ({value!r})")
+    return value  # type: ignore[return-value]
+
+
+def _card(text: Any, where: str) -> Card:
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: not a card: {text!r}")
+    try:
+        return Card.parse(text)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _card_list(obj: Any, key: str, where: str) -> tuple[Card, ...]:
+    values = _get(obj, key, list, where)
+    return tuple(_card(v, f"{where}: {key}") for v in values)
+
+
+def _int_triple(obj: Any, key: str, where: str) -> tuple[int, int, int]:
+    values = _get(obj, key, list, where)
+    if len(values) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise RecordError(f"{where}: key {key!r} must be three integers, not {values!r}")
+    return (values[0], values[1], values[2])
+
+
+def _rules(record: dict[str, Any]) -> Rules:
+    raw = _get(record, "rules", dict, "record")
+    length = _get(record, "length", int, "record")
+    if length not in MATCH_LENGTHS:
+        raise RecordError(f"record: key 'length' must be one of 3, 6, 9, 18, not {length}")
+    try:
+        void = VoidRule.parse(_get(raw, "void", str, "record: rules"))
+    except ValueError as exc:
+        raise RecordError(f"record: rules: key 'void': {exc}") from None
+    return Rules(
+        void=void,
+        exchange=_get(raw, "exchange", bool, "record: rules"),
+        exchange_trumps=_get(raw, "exchange_trumps", bool, "record: rules"),
+        length=length,
+    )
+
+
+def _setup(deal: Any, number: int) -> DealSetup:
+    where = f"deal {number}"
+    if _get(deal, "number", int, where) != number:
+        raise RecordError(f"{where}: key 'number' is {deal['number']}, expected {number}")
+    hands = _get(deal, "hands", list, where)
+    if len(hands) != 3:
+        raise RecordError(f"{where}: key 'hands' must list three hands")
+    cards = tuple(_card_list({"hands": h}, "hands", where) for h in hands)
+    try:
+        return DealSetup(
+            number,
+            _get(deal, "dealer", int, where),
+            (cards[0], cards[1], cards[2]),
+            _card_list(deal, "talon", where),
+        )
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _expect(where: str, key: str, recorded: Any, actual: Any) -> None:
+    if recorded != actual:
+        raise RecordError(f"{where}: key {key!r} is {recorded!r}, the rules give {actual!r}")
+
+
+def _apply(match: Match, decision: object, where: str) -> None:
+    try:
+        match.apply(decision)  # type: ignore[arg-type]
+    except IllegalDecision as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _kind(match: Match) -> DecisionKind | None:
+    pending = match.pending()
+    return pending.kind if pending is not None else None
+
+
+def _giving(match: Match) -> tuple[int, int] | None:
+    """(giver, receiver) when a card is to be given now, else None."""
+    pending = match.pending()
+    if pending is None or pending.kind is not DecisionKind.GIVE:
+        return None
+    return pending.seat, pending.view.give_to  # type: ignore[return-value]
+
+
+def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:
+    where = f"deal {number}"
+    setup = _setup(deal, number)
+    engine = match.deal
+    assert engine is not None
+    if setup != engine.setup:
+        source = f"seed {match.seed}" if match.seed is not None else "the deal rotation"
+        raise RecordError(f"{where}: the dealer, hands or talon differ from {source}")
+    _expect(where, "chooser", _get(deal, "chooser", int, where), engine.chooser)
+    _expect(where, "third", _get(deal, "third", int, where), engine.third)
+    game = _get(deal, "game", str, where)
+    try:
+        Contract.parse(game)
+    except ValueError as exc:
+        raise RecordError(f"{where}: key 'game': {exc}") from None
+    _apply(match, game, f"{where}: game")
+
+    steps = _get(deal, "exchanges", list, where)
+    for i, step in enumerate(steps, 1):
+        at = f"{where}: exchange {i}"
+        giver = _get(step, "from", int, at)
+        receiver = _get(step, "to", int, at)
+        given = _card(_get(step, "given", str, at), at)
+        returned = _card(_get(step, "returned", str, at), at)
+        # Transfers the record skips were stopped early (or given nothing).
+        while (due := _giving(match)) is not None and due != (giver, receiver):
+            _apply(match, None, at)
+        if due is None:
+            raise RecordError(f"{at}: no exchange from seat {giver} to seat {receiver} is due")
+        _apply(match, given, at)
+        if _kind(match) is DecisionKind.RETURN:
+            _apply(match, returned, at)
+        else:
+            _expect(at, "returned", str(returned), str(engine.exchanges[-1].returned))
+    while _kind(match) is DecisionKind.GIVE:
+        _apply(match, None, f"{where}: exchanges")
+
+    discard = _card_list(deal, "discard", where)
+    if _kind(match) is not DecisionKind.DISCARD:
+        raise RecordError(f"{where}: the exchange did not end where the record says")
+    try:
+        _apply(match, CardSet(discard), f"{where}: discard")
+    except ValueError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"{where}: discard: {exc}") from None
+
+    tricks = _get(deal, "tricks", list, where)
+    if len(tricks) != 16:
+        raise RecordError(f"{where}: key 'tricks' must hold 16 tricks, not {len(tricks)}")
+    for t, trick in enumerate(tricks, 1):
+        at = f"{where}: trick {t}"
+        pending = match.pending()
+        assert pending is not None and pending.kind is DecisionKind.PLAY
+        _expect(at, "leader", _get(trick, "leader", int, at), pending.seat)
+        cards = _card_list(trick, "cards", at)
+        if len(cards) != 3:
+            raise RecordError(f"{at}: key 'cards' must hold 3 cards, not {len(cards)}")
+        winner = _get(trick, "winner", int, at)
+        for card in cards:
+            _apply(match, card, at)
+        _expect(at, "winner", winner, engine.tricks[-1].winner)
+
+    result = match.results[-1]
+    _expect(where, "taken", _int_triple(deal, "taken", where), result.taken)
+    _expect(where, "scores", _int_triple(deal, "scores", where), result.scores)
+
+
+def replay(record: dict[str, Any]) -> Match:
+    """Replay a record on a fresh engine and return the finished match; RecordError (with
+    the deal, trick or key at fault) if the record is malformed or breaks a rule."""
+    if not isinstance(record, dict):
+        raise RecordError("record: a record is a JSON object")
+    fmt = record.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"record: key 'format' is {fmt!r}, expected {FORMAT!r}")
+    rules = _rules(record)
+    if "seed" not in record:
+        raise RecordError("record: key 'seed' is missing (null for a hand-made deal)")
+    seed = record["seed"]
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"record: key 'seed' must be an integer or null, not {seed!r}")
+    names = _get(record, "players", list, "record")
+    if len(names) != 3 or not all(isinstance(n, str) for n in names):
+        raise RecordError("record: key 'players' must list three names")
+    deals = _get(record, "deals", list, "record")
+    if len(deals) != rules.length:
+        raise RecordError(f"record: {len(deals)} deals recorded, the length is {rules.length}")
+    try:
+        if seed is not None:
+            match = Match(rules, seed, names)
+        else:
+            setups = [_setup(d, n) for n, d in enumerate(deals, 1)]
+            match = Match(rules, None, names, setups=setups)
+    except ValueError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"record: {exc}") from None
+    for number, deal in enumerate(deals, 1):
+        if not isinstance(deal, dict):
+            raise RecordError(f"deal {number}: expected an object")
+        _replay_deal(match, deal, number)
+    _expect("record", "totals", _int_triple(record, "totals", "record"), match.totals)
+    if "places" in record:
+        _expect("record", "places", record["places"], list(standings(match.totals)))
+    return match
+

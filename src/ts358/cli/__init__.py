@@ -10,6 +10,7 @@ from .app import CommandError, app
 
 # Importing a command module registers its commands on `app`.
 from . import solve  # noqa: F401
+from . import play  # noqa: F401
 
 __all__ = ["CommandError", "app", "main"]
 

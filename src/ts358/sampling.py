@@ -1,0 +1,227 @@
+"""Deal the cards one seat cannot see, consistently with everything that seat knows.
+
+This is the heart of the sampling computer player (perfect-information Monte Carlo): each
+sample is a complete layout of the hidden cards that could be the real one, given the seat's
+:class:`~ts358.view.SeatView` and nothing else. What a view lets us infer:
+
+- cards the seat holds, has seen played, or saw in the shown talon are not hidden, except that
+  talon cards not yet played are the chooser's (in hand or in the face-down discard);
+- a seat that did not follow the suit led holds none of it; under the house rule, one that
+  played neither the suit led nor a trump in a trump game holds no trump either;
+- a card the seat gave in the exchange is the receiver's (unless it came straight back), and a
+  card that came back for it means the receiver held nothing higher in that suit;
+- before the choice, the chooser's ten unseen cards are dealt like everyone else's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .cards import DECK_MASK, CardSet
+from .rules import Role, VoidRule
+from .view import DecisionKind, SeatView
+
+__all__ = ["World", "Constraints", "constraints_of", "sample_worlds", "SamplingError"]
+
+# Where a hidden card can be: the hand of a seat (0-2), or the pile of cards out of play that
+# the seat does not see (the chooser's discard; before the choice, the talon).
+PILE = 3
+
+
+class SamplingError(RuntimeError):
+    """No layout of the hidden cards fits the view (a bug: the real deal always fits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One complete guess: every seat's current hand, by seat, and the unseen pile."""
+
+    hands: tuple[CardSet, CardSet, CardSet]
+    pile: CardSet
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """What the seat knows, reduced to: which hidden card may lie where, and how many go where.
+
+    ``allowed[place]`` is a bitboard of the hidden cards that may lie in ``place`` (seats 0-2,
+    PILE); ``sizes[place]`` is how many hidden cards it must receive; ``fixed[place]`` the
+    cards already known to be there.
+    """
+
+    hidden: int
+    allowed: tuple[int, int, int, int]
+    sizes: tuple[int, int, int, int]
+    fixed: tuple[int, int, int, int]
+
+    def admits(self, world: World) -> bool:
+        """Whether ``world`` agrees with the constraints (used to check the real deal fits)."""
+        places = (*world.hands, world.pile)
+        for place, cards in enumerate(places):
+            extra = cards.mask & ~self.fixed[place]
+            if extra & ~self.allowed[place] or extra & ~self.hidden:
+                return False
+            if extra.bit_count() != self.sizes[place]:
+                return False
+        return True
+
+
+def _suit_bits(suit: int) -> int:
+    return 0x1FFF << (16 * suit)
+
+
+def constraints_of(view: SeatView) -> Constraints:
+    """Reduce a seat's view to placement constraints on the cards it cannot see."""
+    if view.kind is DecisionKind.RETURN:
+        # Mid-step: one card is in flight and the view does not say from whom; the sampling
+        # player answers this decision by rule of thumb instead.
+        raise SamplingError("no sampling while a trump's return is pending")
+    me = view.seat
+    chooser = view.chooser
+    played = view.played.mask
+    own = view.hand.mask
+    fixed = [0, 0, 0, 0]
+    fixed[me] = own
+
+    # How many cards each seat holds now: 16 minus the tricks it has played to.
+    counts = [16 - len(view.tricks)] * 3
+    if view.leader is not None:
+        for index in range(len(view.trick)):
+            counts[(view.leader + index) % 3] -= 1
+    before_choice = view.game is None or (view.kind is DecisionKind.CHOOSE)
+    if before_choice:
+        # The chooser sees six of their sixteen; the talon is unseen by all.
+        pile_size = 4
+    elif view.talon is None:
+        pile_size = 4  # during the exchange: the talon, still face down
+    elif me == chooser:
+        pile_size = 0  # own discard is known (or the discard is still to be made)
+    else:
+        pile_size = 4  # the chooser's discard
+    if view.kind is DecisionKind.DISCARD or (
+        me == chooser and view.talon is not None and view.discard is None
+    ):
+        counts[chooser] = 20 - len(view.tricks)
+
+    known = own | played
+    if me == chooser and view.discard is not None:
+        known |= view.discard.mask
+
+    allowed = [DECK_MASK, DECK_MASK, DECK_MASK, DECK_MASK]
+    if not before_choice or me != chooser:
+        allowed[me] = 0  # a seat knows its own hand, except the chooser's unseen ten
+    if pile_size == 0:
+        allowed[PILE] = 0
+
+    # The shown talon went to the chooser: hand or discard, nowhere else.
+    talon_left = view.talon.mask & ~played if view.talon is not None else 0
+    if talon_left and me != chooser:
+        for seat in range(3):
+            if seat != chooser:
+                allowed[seat] &= ~talon_left
+    # Before the talon is shown, the pile is the talon; after, the discard, which the
+    # chooser made from hand, so the same exchange facts apply to it as to the chooser's hand.
+    discard_owner = chooser if view.talon is not None else None
+
+    for step in view.exchanges:
+        other = step.receiver if step.giver == me else step.giver
+        # When the receiver also exchanged with the third seat (two plus, one minus), cards
+        # may have moved on between those two, unseen: then what we gave proves nothing.
+        if step.giver == me and not view.others_exchanged:
+            if step.returned != step.given:
+                # The receiver keeps what we gave, unless since played, or sent back for a
+                # later card (then we hold it, or discarded it).
+                _pin(fixed, allowed, step.given.mask & ~known, other, discard_owner)
+            if view.game is not None and step.given.suit != view.game.trump:
+                # The automatic return is the receiver's highest card of the suit (counting
+                # the card received): they held nothing above it then, and receive nothing
+                # hidden later except, for the chooser, the shown talon.
+                above = _suit_bits(step.returned.suit) & ~((2 << step.returned.id) - 1)
+                above &= ~talon_left
+                allowed[other] &= ~above
+                if other == discard_owner:
+                    allowed[PILE] &= ~above
+        # Cards we received came from `other`, and we hold or played them: nothing to place.
+
+    # Voids shown in play.
+    trump = view.game.trump if view.game is not None else None
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.leader is not None and view.trick:
+        tricks.append((view.leader, view.trick))
+    for leader, cards in tricks:
+        led = cards[0].suit
+        for index in range(1, len(cards)):
+            seat = (leader + index) % 3
+            card = cards[index]
+            if card.suit != led:
+                allowed[seat] &= ~_suit_bits(led)
+                if (
+                    trump is not None
+                    and card.suit != trump
+                    and view.rules.void is VoidRule.HOUSE
+                ):
+                    allowed[seat] &= ~_suit_bits(trump)
+
+    for place in range(4):
+        fixed[place] &= ~played
+    hidden = DECK_MASK & ~known & ~(fixed[0] | fixed[1] | fixed[2] | fixed[3])
+    sizes = [counts[seat] - fixed[seat].bit_count() for seat in range(3)]
+    sizes.append(pile_size - fixed[PILE].bit_count())
+    return Constraints(
+        hidden=hidden,
+        allowed=tuple(a & hidden for a in allowed),  # type: ignore[arg-type]
+        sizes=tuple(sizes),  # type: ignore[arg-type]
+        fixed=tuple(fixed),  # type: ignore[arg-type]
+    )
+
+
+def _pin(fixed: list[int], allowed: list[int], cards: int, seat: int, discard_owner: int | None) -> None:
+    """Record that ``cards`` belong to ``seat`` (its hand, or its discard if it is the chooser)."""
+    if not cards:
+        return
+    for place in range(4):
+        if place != seat and not (place == PILE and seat == discard_owner):
+            allowed[place] &= ~cards
+    if seat != discard_owner:
+        fixed[seat] |= cards
+
+
+def _deal(c: Constraints, rng: random.Random, tries: int = 200) -> World:
+    """Place the hidden cards: most constrained first, each where room is left, at random."""
+    cards = [i for i in range(64) if c.hidden >> i & 1]
+    options = {i: [p for p in range(4) if c.allowed[p] >> i & 1] for i in cards}
+    for _ in range(tries):
+        rng.shuffle(cards)
+        cards.sort(key=lambda i: len(options[i]))
+        room = list(c.sizes)
+        placed = [0, 0, 0, 0]
+        for card in cards:
+            places = [p for p in options[card] if room[p] > 0]
+            if not places:
+                break
+            weights = [room[p] for p in places]
+            place = rng.choices(places, weights)[0]
+            room[place] -= 1
+            placed[place] |= 1 << card
+        else:
+            hands = tuple(CardSet(placed[s] | c.fixed[s]) for s in range(3))
+            return World(hands=hands, pile=CardSet(placed[PILE] | c.fixed[PILE]))  # type: ignore[arg-type]
+    raise SamplingError("no layout of the hidden cards fits the view")
+
+
+def sample_worlds(view: SeatView, count: int, rng: random.Random) -> Iterator[World]:
+    """``count`` independent random layouts of the hidden cards that fit ``view``."""
+    constraints = constraints_of(view)
+    if sum(constraints.sizes) != constraints.hidden.bit_count():
+        raise SamplingError(
+            f"{constraints.hidden.bit_count()} hidden cards for {sum(constraints.sizes)} places"
+        )
+    for _ in range(count):
+        yield _deal(constraints, rng)
+
+
+def role_hands(view: SeatView, world: World) -> tuple[int, int, int]:
+    """The world's hands as bitboards in role order (chooser, third, dealer), for the solver."""
+    return tuple(world.hands[view.seat_of(role)].mask for role in Role)  # type: ignore[return-value]

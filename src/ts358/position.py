@@ -339,11 +339,13 @@ class Position:
             if "leader" not in trick_table:
                 raise PositionError("trick.leader", f"missing (one of {_ROLE_KEYS})")
             leader = _parse_value(trick_table["leader"], Role, "trick.leader")
-            if "lead" in data and leader is not lead and trick_table.get("cards"):
+            # With cards in the trick, `lead` (who leads when no trick is in progress) does
+            # not apply. With none, both name the next leader and must agree.
+            if "lead" in data and leader is not lead and not trick_table.get("cards"):
                 raise PositionError(
-                    "lead",
-                    f"{lead.label!r} conflicts with trick.leader {leader.label!r} "
-                    "(leave out lead when a trick is in progress)",
+                    "trick.leader",
+                    f"{leader.label!r} conflicts with lead {lead.label!r} "
+                    "(the trick has no cards yet, so both name who leads)",
                 )
             cards = trick_table.get("cards", [])
             if not isinstance(cards, list):

@@ -1,0 +1,217 @@
+"""solve(): values, scores and per-card values, against the plain-Python reference solver
+and against positions worked out by hand."""
+
+import dataclasses
+import random
+
+import pytest
+from reference_solver import reference_move_values, reference_value
+
+from ts358 import Card, CardSet, Contract, Role, VoidRule
+from ts358.position import Position
+from ts358.solve import SolveResult, new_solver, solve
+
+OBLIGATION = {Role.CHOOSER: 8, Role.THIRD: 5, Role.DEALER: 3}
+LIMIT = {Role.CHOOSER: 3, Role.THIRD: 5, Role.DEALER: 8}
+
+
+def expected_score(contract, role, tricks):
+    """RULES.md, Score, written out again."""
+    if contract is Contract.NO_TRICKS:
+        return LIMIT[role] - tricks
+    return tricks - OBLIGATION[role]
+
+
+@pytest.fixture(scope="module")
+def solver():
+    # One small table for the whole module: a fresh 64 MB table per solve costs more than
+    # these small searches.
+    return new_solver(4)
+
+
+def core_args(pos):
+    return (
+        tuple(h.mask for h in pos.hands),
+        int(pos.leader),
+        [c.id for c in pos.trick],
+        int(pos.contract),
+        int(pos.void),
+    )
+
+
+def small_position(rng, contract, void, tricks_left, in_progress):
+    """A random position with ``tricks_left`` tricks to go, reached by random legal play
+    from a random deal (so tricks taken are non-zero and vary)."""
+    pos = Position.random(rng.randrange(2**32), contract, void)
+    plies = 3 * (16 - tricks_left) + in_progress
+    for _ in range(plies):
+        pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+    return pos
+
+
+def cases():
+    rng = random.Random(358)
+    out = []
+    for contract in Contract:
+        for void in VoidRule:
+            for tricks_left in (1, 2, 3, 4):
+                for in_progress in (0, 1, 2):
+                    out.append((contract, void, tricks_left, in_progress, rng.randrange(2**32)))
+    return out
+
+
+@pytest.mark.parametrize("contract,void,tricks_left,in_progress,seed", cases())
+def test_solve_matches_the_reference(solver, contract, void, tricks_left, in_progress, seed):
+    rng = random.Random(seed)
+    for _ in range(2):
+        pos = small_position(rng, contract, void, tricks_left, in_progress)
+        assert len(pos.trick) == in_progress and pos.tricks_left == tricks_left
+        args = core_args(pos)
+        result = solve(pos, solver=solver)
+
+        assert [p.role for p in result.players] == list(Role)
+        for role in Role:
+            tricks = pos.taken[role] + reference_value(*args, int(role))
+            assert result.player(role).tricks == tricks, (pos, role)
+            assert result.player(role).score == expected_score(contract, role, tricks)
+
+        mover = pos.to_move
+        assert result.to_move is mover
+        ref = [(Card.from_id(c), pos.taken[mover] + v) for c, v in reference_move_values(*args)]
+        ref.sort(key=lambda cv: (cv[0].suit, -cv[0].rank))
+        assert [(m.card, m.tricks) for m in result.moves] == ref, pos
+        best_score = max(expected_score(contract, mover, t) for _, t in ref)
+        for m in result.moves:
+            assert m.score == expected_score(contract, mover, m.tricks)
+            assert m.best == (m.score == best_score)
+        assert CardSet(m.card for m in result.moves) == pos.legal_moves()
+        # the mover's value is what their best card gives them
+        assert result.player(mover).score == best_score
+
+        # one player only, with and without per-card values
+        for role in Role:
+            alone = solve(pos, role, moves=False, solver=solver)
+            assert alone.players == (result.player(role),)
+            assert alone.moves == ()
+        with_moves = solve(pos, Role((mover + 1) % 3), solver=solver)
+        assert with_moves.moves == result.moves
+
+
+# ---------------------------------------------------------------- worked by hand
+
+
+def test_one_trick_left_third_must_trump():
+    # hearts; the chooser led AS; third holds only a heart and must ruff; dealer follows.
+    pos = Position(
+        Contract.HEARTS, ("-.-.-.-", "-.2.-.-", "K.-.-.-"), trick=("AS",), leader=Role.CHOOSER,
+        taken=(9, 3, 3),
+    )
+    result = solve(pos)
+    assert [(p.tricks, p.score) for p in result.players] == [(9, 1), (4, -1), (3, 0)]
+    assert [(str(m.card), m.tricks, m.score, m.best) for m in result.moves] == [("2H", 4, -1, True)]
+
+
+@pytest.mark.parametrize("void", list(VoidRule))
+def test_void_in_suit_led_with_a_trump_in_hand(void):
+    # hearts; the chooser led AS and keeps 2D; third (no spade) holds 2H and KC; the
+    # dealer holds QS and 3D.
+    pos = Position(
+        Contract.HEARTS, ("-.-.2.-", "-.2.-.K", "Q.-.3.-"), trick=("AS",), void=void,
+        taken=(5, 5, 4),
+    )
+    result = solve(pos)
+    # 2H ruffs the ace, then KC wins: nobody can follow clubs or has a trump left.
+    two_h = ("2H", 7, 2, True)
+    if void is VoidRule.HOUSE:
+        # must ruff
+        assert [(str(m.card), m.tricks, m.score, m.best) for m in result.moves] == [two_h]
+    else:
+        # KC may be thrown: the ace wins, the chooser leads 2D, third ruffs it with 2H.
+        assert [(str(m.card), m.tricks, m.score, m.best) for m in result.moves] == [
+            two_h,
+            ("KC", 6, 1, False),
+        ]
+        assert result.best_cards == CardSet.parse("-.2.-.-")
+    assert result.player(Role.THIRD).tricks == 7
+    # the chooser can't stop third ruffing; the dealer takes nothing either way
+    assert result.player(Role.CHOOSER).tricks == 5
+    assert result.player(Role.DEALER).tricks == 4
+
+
+def test_no_tricks_forced_follow():
+    # no-tricks; the chooser led 2S and keeps 4H; third must follow with the AS and win,
+    # then lead 3H under the chooser's 4H; the dealer has 5S and 2H.
+    pos = Position(
+        Contract.NO_TRICKS, ("-.4.-.-", "A.3.-.-", "5.2.-.-"), trick=("2S",), taken=(1, 5, 8)
+    )
+    result = solve(pos)
+    assert [(str(m.card), m.tricks, m.score) for m in result.moves] == [("AS", 6, -1)]
+    assert [(p.tricks, p.score) for p in result.players] == [(2, 1), (6, -1), (8, 0)]
+
+
+def test_no_tricks_ducking_is_best():
+    # no-tricks, third to lead from AS 2C; chooser KS 3C; dealer 2H 4C.
+    # AS wins the first trick (1 trick). 2C loses to the dealer's 4C; the dealer then leads
+    # 2H and third, void in hearts, throws the AS: no trick.
+    pos = Position(
+        Contract.NO_TRICKS, ("K.-.-.3", "A.-.-.2", "-.2.-.4"), leader=Role.THIRD,
+        taken=(4, 5, 5),
+    )
+    result = solve(pos, Role.THIRD)
+    moves = {str(m.card): (m.tricks, m.score, m.best) for m in result.moves}
+    assert moves == {"AS": (6, -1, False), "2C": (5, 0, True)}
+    assert [str(m.card) for m in result.moves] == ["AS", "2C"]
+    assert result.players[0].role is Role.THIRD
+    assert (result.players[0].tricks, result.players[0].score) == (5, 0)
+
+
+@pytest.mark.parametrize("contract", list(Contract))
+def test_scores_for_each_role_and_contract(contract):
+    # nothing left to play: the values are the tricks taken
+    pos = Position(contract, ("-.-.-.-",) * 3, taken=(10, 4, 2))
+    result = solve(pos)
+    assert result.to_move is None and result.moves == () and result.nodes == 0
+    got = {p.role: (p.tricks, p.score) for p in result.players}
+    if contract is Contract.NO_TRICKS:
+        assert got == {Role.CHOOSER: (10, -7), Role.THIRD: (4, 1), Role.DEALER: (2, 6)}
+    else:
+        assert got == {Role.CHOOSER: (10, 2), Role.THIRD: (4, -1), Role.DEALER: (2, -1)}
+    assert sum(s for _, s in got.values()) == 0
+
+
+@pytest.mark.parametrize("contract", list(Contract))
+def test_one_trick_all_following_suit(contract):
+    # the chooser's ace of clubs wins whatever the game (no one is void)
+    pos = Position(contract, ("-.-.-.A", "-.-.-.2", "-.-.-.3"), taken=(7, 5, 3))
+    result = solve(pos)
+    assert [p.tricks for p in result.players] == [8, 5, 3]
+    assert [p.score for p in result.players] == [
+        expected_score(contract, r, t) for r, t in zip(Role, (8, 5, 3))
+    ]
+
+
+# ---------------------------------------------------------------- the result object
+
+
+def test_result_is_frozen_and_serialisable(solver):
+    pos = Position(Contract.SPADES, ("AK.-.-.-", "QJ.-.-.-", "-.2.-.3"), taken=(6, 5, 3))
+    result = solve(pos, solver=solver)
+    assert isinstance(result, SolveResult)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.nodes = 0
+    data = result.to_dict()
+    assert set(data) == {"contract", "to_move", "players", "moves", "nodes", "seconds"}
+    assert data["contract"] == "spades" and data["to_move"] == "chooser"
+    assert data["players"]["chooser"] == {"tricks": 8, "score": 0}
+    assert [m["card"] for m in data["moves"]] == ["AS", "KS"]
+    assert isinstance(data["nodes"], int) and data["nodes"] > 0
+    assert data["seconds"] >= 0
+    only = solve(pos, Role.DEALER, moves=False, solver=solver)
+    with pytest.raises(KeyError):
+        only.player(Role.CHOOSER)
+    assert only.to_dict()["moves"] == [] and list(only.to_dict()["players"]) == ["dealer"]
+
+
+def test_solve_rejects_other_types():
+    with pytest.raises(TypeError):
+        solve("contract = 'hearts'")

@@ -203,6 +203,21 @@ class Deal:
         """The finished tricks so far."""
         return tuple(self._tricks)
 
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards of the trick in progress, leader first."""
+        return tuple(self._trick)
+
+    @property
+    def talon_taken(self) -> bool:
+        """Whether the talon has been shown and taken (it is then in the chooser's hand)."""
+        return self._talon_shown
+
+    @property
+    def discard(self) -> CardSet | None:
+        """The chooser's discards once made (engine-side truth)."""
+        return self._discard
+
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (engine-side truth, not a view)."""
         return CardSet(self._hands[seat])

@@ -68,6 +68,13 @@ class Match:
         self._setups = tuple(setups) if setups is not None else None
         self._rng = random.Random(seed)
         self.first_dealer = setups[0].dealer if setups else self._rng.randrange(3)
+        for number, setup in enumerate(self._setups or (), 1):
+            # Checked up front so a bad setup fails here, not in the middle of the match.
+            if setup.number != number or setup.dealer != self.dealer_of(number):
+                raise ValueError(
+                    f"deal {number}: setup says deal {setup.number} with dealer "
+                    f"{setup.dealer}, the rotation gives dealer {self.dealer_of(number)}"
+                )
         self.results: list[DealResult] = []
         self.totals: tuple[int, int, int] = (0, 0, 0)
         self.used: list[frozenset[Contract]] = [frozenset()] * 3
@@ -139,11 +146,6 @@ class Match:
         dealer = self.dealer_of(number)
         if self._setups is not None:
             setup = self._setups[number - 1]
-            if setup.number != number or setup.dealer != dealer:
-                raise ValueError(
-                    f"deal {number}: setup says deal {setup.number} with dealer "
-                    f"{setup.dealer}, the rotation gives dealer {dealer}"
-                )
         else:
             setup = DealSetup.shuffled(number, dealer, self._rng)
         self.deal = Deal(

@@ -1,0 +1,310 @@
+"""Benchmark of the double-dummy solver (ts358._core358.Solver) on full deals.
+
+    python bench/solver.py                 # 200 deals per contract + 200 void-heavy deals
+    python bench/solver.py --quick         # 20 per set: a quick check (a few minutes)
+    python bench/solver.py --deals 50      # any number per set
+    python bench/solver.py --compare A.json B.json   # per-deal speed ratio B vs A
+
+One solve = one full deal (16/16/16, chooser on lead), one contract, player = chooser, the
+chooser's value only (``Solver.value``), single thread, table cleared before each deal
+(``Solver.clear``; the clear itself is not timed). The deal sets are fixed by seeds, so two
+runs (two commits, two machines) solve the same positions:
+
+* per contract (all six): deals ``Position.random(seed, contract)`` for seeds 0 .. N-1
+  (the same card deals for every contract);
+* void-heavy: N deals dealt with biased suit lengths (each player shuns some suits, so
+  voids and long suits are common), contract cycling through the six.
+
+There is no per-solve time limit: slow deals are solved to the end and listed.
+
+It also times the plain-Python reference solver (tests/reference_solver.py) against the
+core on small endgames (3 and 4 tricks left) in the same run and reports the speed-up.
+
+Results go to bench/results/solver-<date>.json (solver-quick-<date>.json with --quick).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from typing import Any
+
+import common
+
+from ts358 import _core358
+from ts358.cards import DECK, CardSet
+from ts358.position import Position
+from ts358.rules import Contract, Role, VoidRule
+
+VOID_SEED = 358_000
+ENDGAME_SEED = 4_242
+
+
+# ---------------------------------------------------------------------- deal sets
+
+
+def contract_deals(n: int, contract: Contract, void: VoidRule) -> list[dict[str, Any]]:
+    return [
+        {"set": contract.label, "seed": seed, "contract": contract,
+         "position": Position.random(seed, contract, void)}
+        for seed in range(n)
+    ]
+
+
+def void_heavy_position(seed: int, contract: Contract, void: VoidRule) -> Position:
+    """A full deal with biased suit lengths: each player weights each suit, often near zero."""
+    rng = random.Random(seed)
+    cards = sorted(DECK)
+    rng.shuffle(cards)
+    weights = [
+        [0.02 if rng.random() < 0.35 else rng.uniform(0.5, 2.0) for _ in range(4)]
+        for _ in range(3)
+    ] + [[1.0] * 4]  # the talon takes any suit
+    room = [16, 16, 16, 4]
+    held: list[list[Any]] = [[], [], [], []]
+    for card in cards:
+        open_ = [p for p in range(4) if room[p]]
+        w = [weights[p][card.suit] for p in open_]
+        p = rng.choices(open_, weights=w)[0]
+        held[p].append(card)
+        room[p] -= 1
+    return Position(contract, tuple(CardSet(h) for h in held[:3]), void=void)  # type: ignore[arg-type]
+
+
+def void_deals(n: int, void: VoidRule) -> list[dict[str, Any]]:
+    out = []
+    for i in range(n):
+        contract = Contract(i % 6)
+        out.append({"set": "void-heavy", "seed": VOID_SEED + i, "contract": contract,
+                    "position": void_heavy_position(VOID_SEED + i, contract, void)})
+    return out
+
+
+def voids_in(pos: Position) -> int:
+    return sum(1 for hand in pos.hands for suit in range(4) if not hand.suit(suit))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- timing
+
+
+def solve_deals(deals: list[dict[str, Any]], tt_mb: int) -> list[dict[str, Any]]:
+    solver = _core358.Solver(tt_mb)
+    rows = []
+    for k, deal in enumerate(deals):
+        pos: Position = deal["position"]
+        hands = tuple(h.mask for h in pos.hands)
+        solver.clear()
+        solver.reset_stats()
+        start = time.perf_counter()
+        value = solver.value(hands, int(pos.leader), [], int(pos.contract), int(pos.void),
+                             int(Role.CHOOSER))
+        ms = (time.perf_counter() - start) * 1000
+        rows.append({"set": deal["set"], "seed": deal["seed"], "contract": pos.contract.label,
+                     "ms": round(ms, 3), "nodes": solver.nodes, "value": value,
+                     "voids": voids_in(pos)})
+        print(f"\r  {deal['set']:<11} {k + 1}/{len(deals)}  last {ms:9.1f} ms", end="",
+              file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return rows
+
+
+def group_summary(rows: list[dict[str, Any]], tt_bytes: int) -> dict[str, Any]:
+    ms = [r["ms"] for r in rows]
+    nodes = sum(r["nodes"] for r in rows)
+    seconds = sum(ms) / 1000
+    return {
+        **common.summarize(ms),
+        "nodes_total": nodes,
+        "nodes_median": common.percentile([r["nodes"] for r in rows], 50),
+        "nodes_per_s": nodes / seconds if seconds else None,
+        "tt_bytes": tt_bytes,
+    }
+
+
+def endgames(per_size: int, void: VoidRule) -> list[Position]:
+    """Small endgames (3 and 4 tricks left, all six contracts) reached by random play."""
+    rng = random.Random(ENDGAME_SEED)
+    out = []
+    for tricks_left in (3, 4):
+        for i in range(per_size):
+            contract = Contract(i % 6)
+            pos = Position.random(rng.randrange(2**32), contract, void)
+            for _ in range(3 * (16 - tricks_left)):
+                pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+            out.append(pos)
+    return out
+
+
+def reference_speedup(positions: list[Position], tt_mb: int) -> dict[str, Any]:
+    """Time the chooser's value with the reference solver and with the core, same positions."""
+    from reference_solver import reference_value
+
+    solver = _core358.Solver(tt_mb)
+    rows = []
+    mismatches = 0
+    for pos in positions:
+        args = (tuple(h.mask for h in pos.hands), int(pos.leader), [c.id for c in pos.trick],
+                int(pos.contract), int(pos.void), int(Role.CHOOSER))
+        start = time.perf_counter()
+        ref = reference_value(*args)
+        ref_ms = (time.perf_counter() - start) * 1000
+        solver.clear()
+        start = time.perf_counter()
+        core = solver.value(*args)
+        core_ms = (time.perf_counter() - start) * 1000
+        mismatches += ref != core
+        rows.append({"tricks_left": pos.tricks_left, "contract": pos.contract.label,
+                     "reference_ms": ref_ms, "core_ms": core_ms})
+    out: dict[str, Any] = {"positions": len(rows), "value_mismatches": mismatches}
+    for size in sorted({r["tricks_left"] for r in rows}):
+        sub = [r for r in rows if r["tricks_left"] == size]
+        ref_total = sum(r["reference_ms"] for r in sub)
+        core_total = sum(r["core_ms"] for r in sub)
+        out[f"{size}_tricks"] = {
+            "n": len(sub),
+            "reference_median_ms": common.percentile([r["reference_ms"] for r in sub], 50),
+            "core_median_ms": common.percentile([r["core_ms"] for r in sub], 50),
+            "speedup_total": ref_total / core_total if core_total else None,
+            "speedup_geomean": common.geometric_mean(
+                r["reference_ms"] / r["core_ms"] for r in sub if r["core_ms"] > 0
+            ),
+        }
+    return out
+
+
+# ---------------------------------------------------------------------- reports
+
+
+def print_table(groups: dict[str, dict[str, Any]]) -> None:
+    head = f"{'set':<12}{'n':>5}{'median ms':>11}{'p90 ms':>10}{'max ms':>11}" \
+           f"{'med nodes':>12}{'Mnodes/s':>10}"
+    print(head)
+    print("-" * len(head))
+    for name, g in groups.items():
+        rate = g["nodes_per_s"] / 1e6 if g["nodes_per_s"] else float("nan")
+        print(f"{name:<12}{g['n']:>5}{g['median_ms']:>11.1f}{g['p90_ms']:>10.1f}"
+              f"{g['max_ms']:>11.1f}{g['nodes_median']:>12,.0f}{rate:>10.2f}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not hasattr(_core358, "Solver"):
+        print("bench/solver.py: the built core has no Solver (build it: "
+              "python setup.py build_ext --inplace)", file=sys.stderr)
+        return 2
+    n = args.deals if args.deals is not None else (20 if args.quick else 200)
+    void = VoidRule.parse(args.rules)
+    contracts = [Contract.parse(c) for c in args.contracts.split(",")] if args.contracts \
+        else list(Contract)
+    tt_bytes = _core358.Solver(args.tt_mb).tt_bytes
+    print(f"solver benchmark: {n} deals per set, {void.label} rules, "
+          f"table {tt_bytes / 2**20:.0f} MiB, chooser's value, fresh table per deal",
+          file=sys.stderr)
+
+    rows: list[dict[str, Any]] = []
+    for contract in contracts:
+        rows += solve_deals(contract_deals(n, contract, void), args.tt_mb)
+    if not args.no_void:
+        rows += solve_deals(void_deals(n, void), args.tt_mb)
+
+    groups = {}
+    for name in dict.fromkeys(r["set"] for r in rows):
+        groups[name] = group_summary([r for r in rows if r["set"] == name], tt_bytes)
+    groups["overall"] = group_summary(rows, tt_bytes)
+    print()
+    print_table(groups)
+    print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
+    slowest = sorted(rows, key=lambda r: -r["ms"])[:5]
+    print("slowest: " + "; ".join(
+        f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms" for r in slowest))
+
+    reference = None
+    if args.endgames:
+        print("reference solver vs core, chooser's value on small endgames...", file=sys.stderr)
+        reference = reference_speedup(endgames(args.endgames, void), args.tt_mb)
+        print()
+        for key, val in reference.items():
+            if isinstance(val, dict):
+                print(f"{key.replace('_', ' ')} left ({val['n']} positions): reference median "
+                      f"{val['reference_median_ms']:.2f} ms, core median "
+                      f"{val['core_median_ms']:.3f} ms, speed-up {val['speedup_total']:.0f}x "
+                      f"(total), {val['speedup_geomean']:.0f}x (geometric mean)")
+        if reference["value_mismatches"]:
+            print(f"WARNING: {reference['value_mismatches']} values differ from the reference")
+
+    data = {
+        "benchmark": "solver",
+        "machine": common.machine_info(),
+        "config": {"deals_per_set": n, "rules": void.label, "tt_mb": args.tt_mb,
+                   "contracts": [c.label for c in contracts], "void_heavy": not args.no_void,
+                   "player": "chooser", "what": "Solver.value on a full deal, table cleared"},
+        "groups": groups,
+        "reference": reference,
+        "deals": rows,
+    }
+    name = args.name or ("solver-quick" if args.quick else "solver")
+    path = common.write_results(name, data)
+    print(f"wrote {path.relative_to(common.ROOT)}")
+    return 0
+
+
+def compare(path_a: str, path_b: str) -> int:
+    """Per-deal speed ratio A/B (above 1: B is faster) over the deals both files solved."""
+    a, b = common.load_results(path_a), common.load_results(path_b)
+
+    def key(r: dict[str, Any]) -> tuple[str, int, str]:
+        return (r["set"], r["seed"], r["contract"])
+
+    b_rows = {key(r): r for r in b["deals"]}
+    pairs = [(r, b_rows[key(r)]) for r in a["deals"] if key(r) in b_rows]
+    if not pairs:
+        print("bench/solver.py: the two files have no deal in common", file=sys.stderr)
+        return 2
+    differ = sum(1 for ra, rb in pairs if ra["value"] != rb["value"])
+    print(f"A = {path_a} ({a['machine'].get('git_commit', '?')[:10]})")
+    print(f"B = {path_b} ({b['machine'].get('git_commit', '?')[:10]})")
+    print(f"{len(pairs)} deals in common; ratio = A ms / B ms (above 1: B is faster)")
+    head = f"{'set':<12}{'n':>5}{'median ratio':>14}{'geomean':>10}{'A total s':>11}{'B total s':>11}"
+    print(head)
+    print("-" * len(head))
+    sets = list(dict.fromkeys(ra["set"] for ra, _ in pairs)) + ["overall"]
+    for name in sets:
+        sub = [(ra, rb) for ra, rb in pairs if name in ("overall", ra["set"])]
+        ratios = [ra["ms"] / rb["ms"] for ra, rb in sub if rb["ms"] > 0]
+        print(f"{name:<12}{len(sub):>5}{common.percentile(ratios, 50):>14.2f}"
+              f"{common.geometric_mean(ratios):>10.2f}"
+              f"{sum(ra['ms'] for ra, _ in sub) / 1000:>11.1f}"
+              f"{sum(rb['ms'] for _, rb in sub) / 1000:>11.1f}")
+    if differ:
+        print(f"WARNING: {differ} deals have different values in A and B")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="bench/solver.py", description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--quick", action="store_true", help="20 deals per set")
+    parser.add_argument("--deals", type=int, metavar="N", help="deals per set (default 200)")
+    parser.add_argument("--rules", default="house", help="house (default) or kurnik")
+    parser.add_argument("--contracts", metavar="LIST",
+                        help="comma-separated contracts (default: all six)")
+    parser.add_argument("--no-void", action="store_true", help="skip the void-heavy set")
+    parser.add_argument("--tt-mb", type=int, default=64, metavar="N",
+                        help="table size in MB (default 64)")
+    parser.add_argument("--endgames", type=int, default=12, metavar="N",
+                        help="endgames per size (3 and 4 tricks left) timed against the "
+                             "reference solver (default 12; 0 skips)")
+    parser.add_argument("--name", help="result file name (default solver / solver-quick)")
+    parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
+                        help="print the per-deal speed ratio of two result files and exit")
+    args = parser.parse_args(argv)
+    if args.compare:
+        return compare(*args.compare)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 ALL_GAMES = frozenset(Contract)
+_EMPTY = CardSet()
 TRICKS_PER_DEAL = 16
 
 Decision = Contract | Card | CardSet | Iterable[Card] | str | None
@@ -169,13 +170,17 @@ class Deal:
         self._given = 0  # cards given so far in the current transfer
         self._awaiting: Card | None = None  # a trump given, its return still to be chosen
         self._exchanges: list[ExchangeStep] = []
+        self._talon = CardSet(setup.talon)
         self._talon_shown = False
         self._discard: CardSet | None = None
         self._tricks: list[Trick] = []
         self._leader = self.chooser
         self._trick: list[Card] = []
         self._taken = [0, 0, 0]
-        self._log: list[str] = []
+        # Decisions as applied (kind, value); formatted only when asked for.
+        self._log: list[tuple[DecisionKind, object]] = []
+        # The legal cards of the pending play, shared by the view and the check in apply.
+        self._legal: CardSet | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -191,7 +196,7 @@ class Deal:
     def decisions(self) -> tuple[str, ...]:
         """The decisions applied so far, in notation; applying them to a fresh deal with the
         same setup restores this state."""
-        return tuple(self._log)
+        return tuple(format_decision(kind, value) for kind, value in self._log)
 
     @property
     def exchanges(self) -> tuple[ExchangeStep, ...]:
@@ -237,11 +242,15 @@ class Deal:
             return self.chooser, DecisionKind.DISCARD
         return None
 
-    def _options(self, seat: int, kind: DecisionKind) -> CardSet:
-        hand = CardSet(self._hands[seat])
-        if kind is DecisionKind.PLAY:
+    def _legal_now(self, hand: int) -> CardSet:
+        if self._legal is None:
             assert self._game is not None
-            return legal_cards(hand, self._trick, self._game, self.rules.void)
+            self._legal = legal_cards(CardSet(hand), self._trick, self._game, self.rules.void)
+        return self._legal
+
+    def _options(self, seat: int, kind: DecisionKind, hand: CardSet) -> CardSet:
+        if kind is DecisionKind.PLAY:
+            return self._legal_now(hand.mask)
         if kind is DecisionKind.GIVE:
             assert self._game is not None
             return giveable(hand, self._game, self.rules)
@@ -255,12 +264,14 @@ class Deal:
         if due is None:
             return None
         seat, kind = due
-        return Pending(seat, kind, self.view(seat))
+        return Pending(seat, kind, self._view(seat, kind))
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` knows now; it carries the decision's options if one is due from it."""
         due = self._due()
-        kind = due[1] if due is not None and due[0] == seat else None
+        return self._view(seat, due[1] if due is not None and due[0] == seat else None)
+
+    def _view(self, seat: int, kind: DecisionKind | None) -> SeatView:
         if self._phase is _Phase.CHOOSE and seat == self.chooser:
             hand = CardSet(self.setup.hands[seat][:6])
         else:
@@ -287,14 +298,14 @@ class Deal:
             game=self._game,
             exchanges=mine,
             others_exchanged=len(self._exchanges) - len(mine),
-            talon=CardSet(self.setup.talon) if self._talon_shown else None,
+            talon=self._talon if self._talon_shown else None,
             discard=self._discard if seat == self.chooser else None,
             tricks=tuple(self._tricks),
             leader=self._leader if self._phase is _Phase.PLAY else None,
             trick=tuple(self._trick),
             taken=(self._taken[0], self._taken[1], self._taken[2]),
             kind=kind,
-            options=self._options(seat, kind) if kind is not None else CardSet(),
+            options=self._options(seat, kind, hand) if kind is not None else _EMPTY,
             give_to=give_to,
             gives_left=gives_left,
             received=received,
@@ -375,7 +386,7 @@ class Deal:
                 f"seat {seat} has already played {decision.label} in this match "
                 f"(games left: {left})"
             )
-        self._log.append(decision.label)
+        self._log.append((DecisionKind.CHOOSE, decision))
         self._game = decision
         self._plan = tuple(
             t for t in plan_exchange(self.previous_scores, self.dealer, decision, self.rules)
@@ -395,15 +406,14 @@ class Deal:
             self._transfer += 1
             self._given = 0
         self._talon_shown = True
-        talon = CardSet(self.setup.talon).mask
-        self._hands[self.chooser] |= talon
+        self._hands[self.chooser] |= self._talon.mask
         self._phase = _Phase.DISCARD
 
     def _give(self, seat: int, decision: Decision) -> None:
         assert self._game is not None
         transfer = self._plan[self._transfer]
         if decision is None or (isinstance(decision, str) and decision.strip().lower() == "stop"):
-            self._log.append("stop")
+            self._log.append((DecisionKind.GIVE, None))
             self._transfer += 1
             self._given = 0
             self._advance_exchange()
@@ -418,7 +428,7 @@ class Deal:
             )
         receiver = transfer.receiver
         back = automatic_return(CardSet(self._hands[receiver]), card, self._game)
-        self._log.append(str(card))
+        self._log.append((DecisionKind.GIVE, card))
         self._hands[seat] &= ~card.mask
         self._hands[receiver] |= card.mask
         if back is None:
@@ -432,7 +442,7 @@ class Deal:
             raise IllegalDecision(f"seat {seat} can't return {card}: not in their hand")
         given = self._awaiting
         assert given is not None
-        self._log.append(str(card))
+        self._log.append((DecisionKind.RETURN, card))
         self._awaiting = None
         self._complete_step(given, card)
 
@@ -464,7 +474,7 @@ class Deal:
         missing = cards - CardSet(self._hands[seat])
         if missing:
             raise IllegalDecision(f"{what}: {' '.join(map(str, missing))} not in their hand")
-        self._log.append(" ".join(str(c) for c in cards))
+        self._log.append((DecisionKind.DISCARD, cards))
         self._hands[seat] &= ~cards.mask
         self._discard = cards
         self._phase = _Phase.PLAY
@@ -476,7 +486,7 @@ class Deal:
         mask = self._hands[seat]
         if not mask & card.mask:
             raise IllegalDecision(f"seat {seat} can't play {card}: not in their hand")
-        legal = legal_cards(CardSet(mask), self._trick, game, self.rules.void)
+        legal = self._legal_now(mask)
         if card not in legal:
             lead = self._trick[0].suit
             if CardSet(mask).suit(lead):
@@ -484,7 +494,8 @@ class Deal:
             else:
                 why = f"void in {lead.name.lower()}, must play a trump"
             raise IllegalDecision(f"seat {seat} can't play {card}: {why}")
-        self._log.append(str(card))
+        self._log.append((DecisionKind.PLAY, card))
+        self._legal = None
         self._hands[seat] = mask & ~card.mask
         self._trick.append(card)
         if len(self._trick) < 3:

@@ -78,7 +78,7 @@ class Match:
         self.results: list[DealResult] = []
         self.totals: tuple[int, int, int] = (0, 0, 0)
         self.used: list[frozenset[Contract]] = [frozenset()] * 3
-        self._log: list[str] = []
+        self._decided: list[str] = []  # decisions of the finished deals, in notation
         self.deal: Deal | None = None
         self._start_deal()
 
@@ -114,7 +114,6 @@ class Match:
         if self.deal is None:
             raise IllegalDecision("the match is over: no decision is due")
         self.deal.apply(decision)
-        self._log.append(self.deal.decisions[-1])
         if self.deal.done:
             self._finish_deal()
 
@@ -129,7 +128,9 @@ class Match:
         return self.totals
 
     def snapshot(self) -> MatchSnapshot:
-        return MatchSnapshot(self.rules, self.seed, self.names, tuple(self._log), self._setups)
+        current = self.deal.decisions if self.deal is not None else ()
+        decisions = (*self._decided, *current)
+        return MatchSnapshot(self.rules, self.seed, self.names, decisions, self._setups)
 
     @classmethod
     def restore(cls, snapshot: MatchSnapshot) -> Match:
@@ -159,6 +160,7 @@ class Match:
     def _finish_deal(self) -> None:
         assert self.deal is not None
         result = self.deal.result()
+        self._decided.extend(self.deal.decisions)
         self.results.append(result)
         t = self.totals
         self.totals = (t[0] + result.scores[0], t[1] + result.scores[1], t[2] + result.scores[2])

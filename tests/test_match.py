@@ -1,7 +1,6 @@
 """Matches: invariants over many seeded matches (all lengths, both rule sets, both players),
 hidden information, illegal decisions, snapshots, rotation, standings."""
 
-import dataclasses
 import random
 
 import pytest
@@ -186,10 +185,10 @@ def test_the_spy_catches_a_leak():
     view = match.pending().view
     hidden = CardSet(match.deal.setup.hands[view.seat][6:7])  # the chooser's seventh card
     with pytest.raises(AssertionError, match="sees"):
-        spy.decide(dataclasses.replace(view, hand=view.hand | hidden))
+        spy.decide(view._replace(hand=view.hand | hidden))
     other = (view.seat + 1) % 3
     with pytest.raises(AssertionError, match="sees"):
-        spy.decide(dataclasses.replace(view, options=match.deal.hand(other)))
+        spy.decide(view._replace(options=match.deal.hand(other)))
     spy.decide(view)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from typing import NamedTuple
 
 from .cards import Card, CardSet
 from .exchange import ExchangeStep
@@ -44,9 +45,12 @@ class Trick:
         return (self.leader + index) % 3
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class SeatView:
-    """One seat's knowledge at one moment of a deal. Seats are 0-2, fixed for the match."""
+class SeatView(NamedTuple):
+    """One seat's knowledge at one moment of a deal. Seats are 0-2, fixed for the match.
+
+    A NamedTuple rather than a frozen dataclass: one is built for every decision, and a
+    tuple builds several times faster while being just as immutable and hashable.
+    """
 
     seat: int
     deal_number: int

@@ -271,6 +271,7 @@ def test_bad_file_is_one_line_naming_file_and_key(runner, files, name):
 def test_missing_file_and_bad_options(runner, files):
     one_error_line(runner.invoke(["solve", "nowhere.toml"]), "nowhere.toml", "cannot read")
     one_error_line(runner.invoke(["solve", "-p", "north", "small.toml"]), "--player", "north")
+    one_error_line(runner.invoke(["solve", "--tt-mb", "0", "small.toml"]), "--tt-mb")
     one_error_line(runner.invoke(["deal", "--seed", "1", "--contract", "bridge"]), "--contract")
     one_error_line(runner.invoke(["deal", "--seed", "1", "--rules", "x"]), "--rules")
 

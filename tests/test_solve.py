@@ -212,6 +212,15 @@ def test_result_is_frozen_and_serialisable(solver):
     assert only.to_dict()["moves"] == [] and list(only.to_dict()["players"]) == ["dealer"]
 
 
+def test_docstring_example_runs():
+    import doctest
+
+    import ts358.solve
+
+    result = doctest.testmod(ts358.solve)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_solve_rejects_other_types():
     with pytest.raises(TypeError):
         solve("contract = 'hearts'")

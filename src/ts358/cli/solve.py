@@ -214,11 +214,13 @@ def solve_command(
         help="Skip the per-card values of the player to move (faster); JSON 'moves' is [].",
     ),
     tt_mb: int = typer.Option(
-        64, "--tt-mb", metavar="N", min=1, help="Transposition table size in megabytes.",
+        64, "--tt-mb", metavar="N", help="Transposition table size in megabytes (at least 1).",
     ),
 ) -> None:
     # Help text: SOLVE_HELP (below), set on the command.
     role = _parse_option(player, Role, "--player")
+    if tt_mb < 1:
+        raise CommandError(f"--tt-mb: must be at least 1, not {tt_mb}")
     # Read and check every file before the first (possibly long) search.
     positions = [(name, _read_position(name)) for name in files]
     stdout = sys.stdout

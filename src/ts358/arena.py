@@ -1,0 +1,339 @@
+"""Duplicate-deal arena: compare computer players on the same deals in every seat.
+
+A **board** is one deal with its full match context: the deal's number in a 6-deal match,
+the dealer, the games each seat still has, the previous deal's scores (for the exchange),
+the match totals, and the cards. Board ``b`` of a run with seed ``S`` is made from a random
+generator seeded by ``(S, b)`` only: it draws the deal number (1-6), then plays the match up
+to that deal with three rule-of-thumb ("medium") players, so the context (games used up,
+exchanges) is the kind a real match produces; the board is the next deal of that match.
+
+With three player configurations (levels, e.g. ``hard,medium,medium``), each board is played
+once per distinct *seat permutation* of the configurations: 6 when all differ, 3 when two
+are equal, 1 when all three are. Each configuration thus holds every seat equally often on
+every board, and the luck of the cards cancels. A player's random seed derives from
+``(S, board, permutation, seat)``, so results never depend on how the boards were split
+between workers.
+
+Statistics, per configuration (equal configurations are pooled: ``medium`` in
+``hard,medium,medium`` is both medium seats):
+
+* **mean score per deal**: the configuration's deal score, averaged first over its seats on
+  each board (all permutations), then over the boards; the 95% confidence interval is
+  Student's t over those per-board means (boards are independent, the seats within a board
+  are not);
+* **won**: the share of its seat-deals in which it had the highest score of the deal, a tie
+  for the highest shared equally (two tied: half a win each). Three equal players win 1/3;
+* **decision time**: median and maximum of the wall-clock time of each ``decide`` call.
+
+Scores and wins are reproducible from the seed; decision times of course are not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .deal import Deal, DealSetup, IllegalDecision
+from .match import Match
+from .players import HeuristicPlayer, make_player
+from .rules import Contract, Rules
+
+__all__ = [
+    "Board",
+    "BoardOutcome",
+    "make_board",
+    "seat_permutations",
+    "play_board",
+    "run_arena",
+    "summarize",
+    "t_quantile",
+    "ArenaError",
+]
+
+MATCH_LENGTH = 6
+BOARD_CONTEXT = (
+    "board b: deal number drawn from 1-6 by a generator seeded with (seed, b), the match up "
+    "to it played by medium players; every seat permutation of the players plays it"
+)
+
+
+class ArenaError(RuntimeError):
+    """A player gave an illegal decision (a bug in that player)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One deal with its match context; :meth:`deal` makes a fresh :class:`Deal` of it."""
+
+    index: int
+    rules: Rules
+    setup: DealSetup
+    available: tuple[frozenset[Contract], ...]
+    previous_scores: tuple[int, int, int] | None
+    totals: tuple[int, int, int]
+
+    def deal(self) -> Deal:
+        return Deal(
+            self.setup,
+            self.rules,
+            available=self.available,
+            previous_scores=self.previous_scores,
+            totals=self.totals,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardOutcome:
+    """A board played in every seat permutation.
+
+    ``scores[p][seat]`` is the deal score of ``seat`` in permutation ``p`` (of
+    :func:`seat_permutations`); ``games[p]`` the game chosen; ``times[label]`` the seconds
+    of each decision of that configuration on this board."""
+
+    index: int
+    number: int
+    scores: tuple[tuple[int, int, int], ...]
+    games: tuple[str, ...]
+    times: dict[str, list[float]]
+
+
+def _rng(*key: object) -> random.Random:
+    # String seeds go through SHA-512 in random.Random: the same in every process.
+    return random.Random("ts358/" + "/".join(map(str, key)))
+
+
+def _seed(*key: object) -> int:
+    digest = hashlib.sha256("ts358/".encode() + "/".join(map(str, key)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def make_board(seed: int, index: int, rules: Rules | None = None) -> Board:
+    """Board ``index`` of a run with ``seed`` (see the module notes)."""
+    rules = rules if rules is not None else Rules(length=MATCH_LENGTH)
+    rng = _rng("arena-board", seed, index)
+    number = rng.randrange(1, rules.length + 1)
+    match = Match(rules, seed=rng.getrandbits(64))
+    prefix = HeuristicPlayer()
+    while len(match.results) < number - 1:
+        pending = match.pending()
+        assert pending is not None
+        match.apply(prefix.decide(pending.view))
+    deal = match.deal
+    assert deal is not None and deal.setup.number == number
+    return Board(index, rules, deal.setup, deal.available, deal.previous_scores, deal.totals)
+
+
+def seat_permutations(configs: Sequence[str]) -> list[tuple[str, str, str]]:
+    """The distinct ways to seat the three configurations, in a fixed (sorted) order."""
+    if len(configs) != 3:
+        raise ValueError("the arena needs three player configurations")
+    return sorted(set(itertools.permutations(configs)))  # type: ignore[arg-type]
+
+
+def labels(configs: Sequence[str]) -> list[str]:
+    """The distinct configurations, in the order first given."""
+    return list(dict.fromkeys(configs))
+
+
+def play_board(
+    board: Board,
+    configs: Sequence[str],
+    seed: int,
+    factory: Callable[[str, int], Any] = make_player,
+) -> BoardOutcome:
+    """Play ``board`` once per seat permutation of ``configs``; players from
+    ``factory(config, player_seed)`` (default: :func:`ts358.players.make_player`)."""
+    scores = []
+    games = []
+    times: dict[str, list[float]] = {label: [] for label in labels(configs)}
+    clock = time.perf_counter
+    for p, perm in enumerate(seat_permutations(configs)):
+        players = [factory(perm[s], _seed("arena-player", seed, board.index, p, s)) for s in range(3)]
+        deal = board.deal()
+        while True:
+            pending = deal.pending()
+            if pending is None:
+                break
+            seat = pending.seat
+            start = clock()
+            decision = players[seat].decide(pending.view)
+            times[perm[seat]].append(clock() - start)
+            try:
+                deal.apply(decision)
+            except IllegalDecision as exc:
+                raise ArenaError(
+                    f"board {board.index}, {perm[seat]} in seat {seat}: {exc}"
+                ) from None
+        result = deal.result()
+        scores.append(result.scores)
+        games.append(result.game.label)
+    return BoardOutcome(board.index, board.setup.number, tuple(scores), tuple(games), times)
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaChunk:
+    """The arguments of one task: a consecutive range of boards."""
+
+    seed: int
+    configs: tuple[str, str, str]
+    start: int
+    stop: int
+
+
+def run_chunk(chunk: ArenaChunk) -> list[BoardOutcome]:
+    """One task (module level, so workers can unpickle it): its boards made and played."""
+    return [
+        play_board(make_board(chunk.seed, b), chunk.configs, chunk.seed)
+        for b in range(chunk.start, chunk.stop)
+    ]
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile (Cornish-Fisher expansion about the normal quantile; within
+    0.2% of the exact value for df >= 3; df = 1 and 2 exact)."""
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    z = statistics.NormalDist().inv_cdf(p)
+    if df == 2:
+        return (2 * p - 1) * math.sqrt(2 / (4 * p * (1 - p)))
+    n = float(df)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / n + g2 / n**2 + g3 / n**3 + g4 / n**4
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, float | None]:
+    """Mean and the half-width of its 95% t interval (None with fewer than 2 values)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, None
+    sd = statistics.stdev(values)
+    return mean, t_quantile(0.975, len(values) - 1) * sd / math.sqrt(len(values))
+
+
+def _round(x: float | None, digits: int = 4) -> float | None:
+    return None if x is None else round(x, digits)
+
+
+def summarize(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) -> dict[str, Any]:
+    """The statistics of the module notes, as a JSON-ready dict (``results`` per
+    configuration, ``pairs`` with the paired difference of each two configurations)."""
+    perms = seat_permutations(configs)
+    names = labels(configs)
+    outcomes = sorted(outcomes, key=lambda o: o.index)
+    per_board: dict[str, list[float]] = {n: [] for n in names}
+    wins = {n: 0.0 for n in names}
+    seat_deals = {n: 0 for n in names}
+    times: dict[str, list[float]] = {n: [] for n in names}
+    digest = hashlib.sha256()
+    for outcome in outcomes:
+        sums = {n: 0.0 for n in names}
+        counts = {n: 0 for n in names}
+        for perm, scores in zip(perms, outcome.scores):
+            digest.update(f"{outcome.index}:{scores};".encode())
+            top = max(scores)
+            winners = [s for s in range(3) if scores[s] == top]
+            for seat in range(3):
+                label = perm[seat]
+                sums[label] += scores[seat]
+                counts[label] += 1
+                seat_deals[label] += 1
+                if seat in winners:
+                    wins[label] += 1 / len(winners)
+        for n in names:
+            per_board[n].append(sums[n] / counts[n])
+            times[n].extend(outcome.times.get(n, ()))
+    results = []
+    for n in names:
+        entry: dict[str, Any] = {"config": n, "seats": configs.count(n)}
+        if outcomes:
+            mean, half = _mean_ci(per_board[n])
+            entry["mean"] = round(mean, 4)
+            entry["ci95"] = None if half is None else [round(mean - half, 4), round(mean + half, 4)]
+            entry["won"] = round(wins[n] / seat_deals[n], 4)
+        else:
+            entry.update(mean=None, ci95=None, won=None)
+        entry["seat_deals"] = seat_deals[n]
+        entry["decisions"] = len(times[n])
+        entry["decision_ms"] = {
+            "median": _round(statistics.median(times[n]) * 1000, 3) if times[n] else None,
+            "max": _round(max(times[n]) * 1000, 3) if times[n] else None,
+        }
+        results.append(entry)
+    pairs = []
+    for a, b in itertools.combinations(names, 2):
+        diffs = [x - y for x, y in zip(per_board[a], per_board[b])]
+        if diffs:
+            mean, half = _mean_ci(diffs)
+            ci = None if half is None else [round(mean - half, 4), round(mean + half, 4)]
+            pairs.append({"a": a, "b": b, "mean_difference": round(mean, 4), "ci95": ci})
+    return {
+        "boards": len(outcomes),
+        "permutations": len(perms),
+        "deals": len(outcomes) * len(perms),
+        "results": results,
+        "pairs": pairs,
+        "digest": digest.hexdigest(),
+    }
+
+
+def run_arena(
+    configs: Sequence[str],
+    boards: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_boards: Callable[[int], None] | None = None,
+    chunk_cap: int = 8,
+) -> dict[str, Any]:
+    """Play ``boards`` boards in every seat permutation and return the results document
+    (:func:`summarize` plus the run's parameters). ``on_boards(n)`` is called as chunks of
+    ``n`` boards finish (progress)."""
+    from .parallel import chunk_ranges, cluster_workers, default_workers, run_chunks
+
+    configs = tuple(configs)
+    if len(configs) != 3:
+        raise ValueError("the arena needs three player configurations")
+    slots = (
+        cluster_workers(scheduler) if scheduler is not None
+        else (workers if workers is not None else default_workers())
+    )
+    ranges = chunk_ranges(boards, slots, cap=chunk_cap)
+    chunks = [ArenaChunk(seed, configs, r.start, r.stop) for r in ranges]  # type: ignore[arg-type]
+
+    def done(index: int, result: list[BoardOutcome]) -> None:
+        if on_boards is not None:
+            on_boards(len(result))
+
+    start = time.perf_counter()
+    results = run_chunks(run_chunk, chunks, workers=workers, scheduler=scheduler, on_done=done)
+    seconds = time.perf_counter() - start
+    outcomes = [o for chunk in results for o in chunk]
+    document = {
+        "command": "arena",
+        "players": list(configs),
+        "seed": seed,
+        "board_context": BOARD_CONTEXT,
+        "won_means": "highest score of the deal, ties shared; 1/3 is par",
+        **summarize(configs, outcomes),
+        "execution": {
+            "workers": None if scheduler is not None else slots,
+            "scheduler": scheduler,
+            "task_slots": slots,
+            "chunks": len(chunks),
+            "seconds": round(seconds, 3),
+        },
+    }
+    return document

@@ -7,9 +7,9 @@ exits 130. Commands raise :class:`CommandError`, which prints that line.
 
 from __future__ import annotations
 
+import sys
 from typing import IO, Any
 
-import click
 import typer
 
 app = typer.Typer(
@@ -21,10 +21,17 @@ app = typer.Typer(
 )
 
 
-class CommandError(click.ClickException):
+# Recent Typer vendors Click (and does not install it), older Typer uses Click itself: take
+# the ClickException that this Typer handles from the ancestry of one of its public classes.
+ClickException: type[Exception] = next(
+    k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException"
+)
+
+
+class CommandError(ClickException):  # type: ignore[misc,valid-type]
     """An expected failure: one line ``ts358: error: ...`` on stderr, exit code 2."""
 
     exit_code = 2
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"ts358: error: {self.format_message()}", err=True, file=file)
+        print(f"ts358: error: {self.format_message()}", file=file or sys.stderr, flush=True)

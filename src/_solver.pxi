@@ -13,7 +13,12 @@
 from libc.stdint cimport uint8_t, int8_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+from cpython.exc cimport PyErr_Occurred
+
+cdef extern from "Python.h":
+    # Declared without an exception spec: a failure leaves the exception set (for the
+    # wrapper to re-raise) instead of having Cython report it inside the nogil search.
+    int _py_check_signals "PyErr_CheckSignals"() noexcept
 
 cdef enum:
     CHECK_INTERVAL = 1 << 16
@@ -194,7 +199,7 @@ cdef inline void _tt_store(SolverState* st, uint64_t k0, uint64_t k1, uint64_t k
 cdef inline int _check_signals(SolverState* st) noexcept nogil:
     st.check_at += CHECK_INTERVAL
     with gil:
-        if PyErr_CheckSignals() != 0:
+        if _py_check_signals() != 0:
             st.abort = 1
     return st.abort
 

@@ -11,3 +11,31 @@ def random_playout(
 def random_deals(n: int, seed: int, contract: int, void_rule: int = 0) -> tuple[int, int, int]: ...
 
 # ---- solver (src/_solver.pxi)
+
+class Solver:
+    """Double-dummy solver: one player against the other two; the table is kept between calls."""
+
+    def __init__(self, tt_mb: int = 64) -> None: ...
+    def value(
+        self,
+        hands: tuple[int, int, int],
+        leader: int,
+        trick: Sequence[int],
+        contract: int,
+        void_rule: int,
+        player: int,
+    ) -> int: ...
+    def move_values(
+        self,
+        hands: tuple[int, int, int],
+        leader: int,
+        trick: Sequence[int],
+        contract: int,
+        void_rule: int,
+    ) -> list[tuple[int, int]]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def tt_bytes(self) -> int: ...
+    def reset_stats(self) -> None: ...
+    def clear(self) -> None: ...

@@ -1,0 +1,316 @@
+"""The C double-dummy solver (ts358._core358.Solver) against the pure-Python reference.
+
+Random positions with 1-5 tricks left, all six contracts, both void rules, with and without
+a trick in progress: every player's value and every per-card value must equal the
+reference's. Solvers are reused across many positions (and across players and contracts) to
+test the table keys, with a tiny table (1 MB) and the default one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import threading
+import _thread
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+sys.path.insert(0, os.path.dirname(__file__))
+from reference_solver import _legal, reference_move_values, reference_value  # noqa: E402
+
+from ts358 import _core358  # noqa: E402
+
+Solver = _core358.Solver
+
+S, H, D, C = 0, 1, 2, 3
+NT, NO_TRICKS = 4, 5
+HOUSE, KURNIK = 0, 1
+RANKS = "23456789TJQKA"
+
+
+def card(text: str) -> int:
+    """'SA' -> card id; suit letter then rank character."""
+    return "SHDC".index(text[0]) * 16 + RANKS.index(text[1])
+
+
+def hand(text: str) -> int:
+    bits = 0
+    for t in text.split():
+        bits |= 1 << card(t)
+    return bits
+
+
+def random_position(rng: random.Random, tricks: int, in_progress: int | None = None,
+                    contract: int | None = None, void_rule: int | None = None):
+    """Deal `tricks` cards to each seat, then play 0-2 legal random cards to a trick."""
+    deck = [s * 16 + r for s in range(4) for r in range(13)]
+    rng.shuffle(deck)
+    hands = [0, 0, 0]
+    for i in range(3 * tricks):
+        hands[i // tricks] |= 1 << deck[i]
+    leader = rng.randrange(3)
+    contract = rng.randrange(6) if contract is None else contract
+    void_rule = rng.randrange(2) if void_rule is None else void_rule
+    k = rng.randrange(3) if in_progress is None else in_progress
+    trick: list[int] = []
+    for i in range(k):
+        seat = (leader + i) % 3
+        cards = [c for c in range(64) if hands[seat] >> c & 1]
+        c = rng.choice(_legal(cards, trick, contract, void_rule))
+        trick.append(c)
+        hands[seat] &= ~(1 << c)
+    return tuple(hands), leader, trick, contract, void_rule
+
+
+def check_position(solvers, pos) -> int:
+    """Compare all values of one position against the reference; return checks made."""
+    hands, leader, trick, contract, void_rule = pos
+    ref_vals = [reference_value(hands, leader, trick, contract, void_rule, p) for p in range(3)]
+    ref_moves = reference_move_values(hands, leader, trick, contract, void_rule)
+    for solver in solvers:
+        for p in range(3):
+            got = solver.value(hands, leader, trick, contract, void_rule, p)
+            assert got == ref_vals[p], (pos, p, got, ref_vals[p])
+        got_moves = solver.move_values(hands, leader, trick, contract, void_rule)
+        assert got_moves == ref_moves, (pos, got_moves, ref_moves)
+    return 4 * len(solvers)
+
+
+SMALL = Solver(tt_mb=1)
+DEFAULT = Solver()
+
+# (tricks left, positions) per contract and void rule: 12 combinations in all.
+MIX = [(1, 25), (2, 30), (3, 35), (4, 30), (5, 7)]
+
+
+@pytest.mark.parametrize("void_rule", [HOUSE, KURNIK])
+@pytest.mark.parametrize("contract", range(6))
+def test_random_positions_against_reference(contract, void_rule):
+    rng = random.Random(1000 * contract + void_rule)
+    checks = 0
+    for tricks, count in MIX:
+        for i in range(count):
+            pos = random_position(rng, tricks, in_progress=i % 3, contract=contract,
+                                  void_rule=void_rule)
+            checks += check_position([SMALL, DEFAULT], pos)
+    assert checks > 0
+
+
+def test_fresh_solver_per_position():
+    """No state carried over: a new solver for each position gives the same answers."""
+    rng = random.Random(77)
+    for _ in range(60):
+        pos = random_position(rng, rng.randint(2, 4))
+        check_position([Solver(tt_mb=1)], pos)
+
+
+def test_table_shared_across_contracts_and_players():
+    """Same deal, every contract, void rule and player through one solver, twice over."""
+    rng = random.Random(5)
+    solver = Solver(tt_mb=1)
+    for _ in range(15):
+        hands, leader, _, _, _ = random_position(rng, 4, in_progress=0)
+        expected = {}
+        for contract in range(6):
+            for void_rule in (HOUSE, KURNIK):
+                for p in range(3):
+                    expected[contract, void_rule, p] = reference_value(
+                        hands, leader, [], contract, void_rule, p)
+        for _round in range(2):
+            for (contract, void_rule, p), v in expected.items():
+                assert solver.value(hands, leader, [], contract, void_rule, p) == v
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tricks=st.integers(1, 4), k=st.integers(0, 2),
+       contract=st.integers(0, 5), void_rule=st.integers(0, 1))
+def test_hypothesis_against_reference(seed, tricks, k, contract, void_rule):
+    pos = random_position(random.Random(seed), tricks, k, contract, void_rule)
+    check_position([SMALL], pos)
+
+
+# ---------------------------------------------------------------- hand-worked positions
+
+def test_one_trick_forced_trump_house():
+    # Spades trump. Seat 0 leads HA; seat 1 is void in hearts with a trump and a club:
+    # house rule forces the trump, which takes the trick.
+    hands = (hand("HA"), hand("S2"), hand("H3"))
+    assert Solver().value(hands, 0, [], S, HOUSE, 1) == 1
+    assert Solver().value(hands, 0, [], S, HOUSE, 0) == 0
+    # Two tricks: seat 0 has led HA and keeps D5; seat 1 holds S2 CA, seat 2 H3 H4.
+    hands = (hand("D5"), hand("S2 CA"), hand("H3 H4"))
+    mv = Solver().move_values(hands, 0, [card("HA")], S, HOUSE)
+    assert mv == [(card("S2"), 2)]  # the club is not even legal; ruff, then cash CA
+    # Kurnik: the club is legal too; it loses the first trick, S2 then ruffs the D5.
+    mv = Solver().move_values(hands, 0, [card("HA")], S, KURNIK)
+    assert mv == [(card("S2"), 2), (card("CA"), 1)]
+    assert mv == reference_move_values(hands, 0, [card("HA")], S, KURNIK)
+
+
+def test_no_tricks_forced_follow():
+    # No-tricks, one trick left: seat 1 holds only the HA and must follow to the heart lead,
+    # so it takes the trick whatever it would like.
+    hands = (hand("H2"), hand("HA"), hand("H3"))
+    assert Solver().value(hands, 0, [], NO_TRICKS, HOUSE, 1) == 1
+    assert Solver().value(hands, 0, [], NO_TRICKS, HOUSE, 0) == 0
+    # Two tricks: seat 1 holds HA and C2, hearts are led: it must follow with the ace.
+    hands = (hand("H2 C3"), hand("HA C2"), hand("H3 C4"))
+    assert Solver().value(hands, 0, [], NO_TRICKS, HOUSE, 1) == 1
+    # Seat 0 (pushing seat 1 up) can lead either card; the per-card values match the reference.
+    mv = Solver().move_values(hands, 0, [], NO_TRICKS, HOUSE)
+    assert [c for c, _ in mv] == [card("H2"), card("C3")]
+    assert mv == reference_move_values(hands, 0, [], NO_TRICKS, HOUSE)
+
+
+def test_house_versus_kurnik_void_with_trump():
+    # Hearts trump. Seat 0 has led SA and keeps HA; seat 1 is void in spades with H2 D2.
+    # House: seat 1 must ruff with H2, takes the trick, and loses the next one (D2 to the
+    # HA ruff). Kurnik: it may also discard D2; then HA draws its H2: no trick at all.
+    hands = (hand("HA"), hand("H2 D2"), hand("S3 D3"))
+    mv_house = Solver().move_values(hands, 0, [card("SA")], H, HOUSE)
+    assert mv_house == [(card("H2"), 1)]
+    mv_kurnik = Solver().move_values(hands, 0, [card("SA")], H, KURNIK)
+    assert mv_kurnik == [(card("H2"), 1), (card("D2"), 0)]
+    assert mv_kurnik == reference_move_values(hands, 0, [card("SA")], H, KURNIK)
+    # Seat 1's value: 1 either way (under kurnik it chooses to ruff).
+    for rule in (HOUSE, KURNIK):
+        assert Solver().value(hands, 0, [card("SA")], H, rule, 1) == 1
+    # In no-tricks nothing is trump: seat 1 discards (any card) and, as the player trying
+    # to avoid tricks, keeps its value at 0 under both rules.
+    for rule in (HOUSE, KURNIK):
+        assert Solver().value(hands, 0, [card("SA")], NO_TRICKS, rule, 1) == 0
+
+
+def test_equivalent_cards_reported_individually():
+    # Seat 0 holds S2 S3 S4 (touching): every one is listed, all with the same value.
+    hands = (hand("S2 S3 S4"), hand("SA H2 H3"), hand("SK D2 D3"))
+    mv = Solver().move_values(hands, 0, [], NT, HOUSE)
+    assert [c for c, _ in mv] == [card("S2"), card("S3"), card("S4")]
+    assert len({v for _, v in mv}) == 1
+
+
+def test_empty_position():
+    assert Solver().value((0, 0, 0), 1, [], NT, HOUSE, 2) == 0
+    assert Solver().move_values((0, 0, 0), 1, [], NT, HOUSE) == []
+
+
+def test_table_size_and_stats():
+    s = Solver(tt_mb=2)
+    assert 1 << 20 <= s.tt_bytes <= 2 << 20
+    rng = random.Random(1)
+    pos = random_position(rng, 8, in_progress=0)
+    v = s.value(*pos, 0)
+    assert s.nodes > 0
+    s.reset_stats()
+    assert s.nodes == 0
+    s.clear()
+    assert s.value(*pos, 0) == v
+
+
+# ---------------------------------------------------------------- input validation
+
+@pytest.mark.parametrize("args, message", [
+    (((hand("S2"), hand("S2"), hand("S3")), 0, [], NT, HOUSE, 0), "two hands"),
+    (((hand("S2 S4"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "hand sizes"),
+    (((hand("S2"), hand("S3"), hand("S5")), 0, [card("S4")], NT, HOUSE, 0), "hand sizes"),
+    (((1 << 13, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
+    (((-1, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
+    (((1 << 70, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
+    (((hand("S2"), hand("S3")), 0, [], NT, HOUSE, 0), "three hands"),
+    (((0, hand("S3"), hand("S5")), 0, [13], NT, HOUSE, 0), "not a card id"),
+    (((0, hand("S3"), hand("S5")), 0, [card("S3")], NT, HOUSE, 0), "also in a hand"),
+    (((0, 0, hand("S5")), 0, [card("S3"), card("S3")], NT, HOUSE, 0), "played twice"),
+    (((hand("C9"), hand("H2"), hand("S5 H3")), 0, [card("H4"), card("S3")], NT, HOUSE, 0),
+     "not a legal play"),
+    (((hand("S3"), hand("H2"), hand("S5 S6")), 0, [card("S4"), card("C2")], H, HOUSE, 0),
+     "not a legal play"),
+    (((0, 0, 0), 0, [1, 2, 3], NT, HOUSE, 0), "at most two"),
+    (((hand("S2"), hand("S3"), hand("S5")), 3, [], NT, HOUSE, 0), "leader"),
+    (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 3), "player"),
+    (((hand("S2"), hand("S3"), hand("S5")), 0, [], 6, HOUSE, 0), "contract"),
+    (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, 2, 0), "void rule"),
+])
+def test_validation(args, message):
+    s = Solver(tt_mb=1)
+    with pytest.raises(ValueError, match=message):
+        s.value(*args)
+    if "player" not in message:
+        with pytest.raises(ValueError, match=message):
+            s.move_values(*args[:5])
+    # The solver is still usable after an error.
+    assert s.value((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 2) == 1
+
+
+def test_bad_table_size():
+    with pytest.raises(ValueError):
+        Solver(tt_mb=0)
+
+
+def test_keyboard_interrupt_stops_search():
+    """Ctrl-C (simulated) ends a long solve with KeyboardInterrupt; the solver survives."""
+    rng = random.Random(11)
+    deals = [random_position(rng, 16, in_progress=0, contract=NO_TRICKS) for _ in range(50)]
+    solver = Solver(tt_mb=1)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    deadline = time.monotonic() + 20
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            while time.monotonic() < deadline:
+                for pos in deals:
+                    solver.clear()
+                    solver.value(*pos, 0)
+    finally:
+        timer.cancel()
+    hands = (hand("S2"), hand("S3"), hand("S5"))
+    assert solver.value(hands, 0, [], NT, HOUSE, 2) == 1
+
+
+# ---------------------------------------------------------------- soak (pytest -m slow)
+
+@pytest.fixture(autouse=True)
+def _slow_only_when_selected(request):
+    """Slow tests run only when selected (`-m slow`), even without a conftest default."""
+    if request.node.get_closest_marker("slow") and "slow" not in (
+            request.config.getoption("-m") or "").replace("not slow", ""):
+        pytest.skip("slow soak: run with -m slow")
+
+@pytest.mark.slow
+def test_soak_six_tricks():
+    rng = random.Random(606)
+    for i in range(96):
+        pos = random_position(rng, 6, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2)
+        check_position([SMALL, DEFAULT], pos)
+
+
+@pytest.mark.slow
+def test_soak_seven_tricks_one_player():
+    rng = random.Random(707)
+    for i in range(12):
+        hands, leader, trick, contract, void_rule = random_position(
+            rng, 7, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2)
+        p = i % 3
+        ref = reference_value(hands, leader, trick, contract, void_rule, p)
+        assert SMALL.value(hands, leader, trick, contract, void_rule, p) == ref
+        assert DEFAULT.value(hands, leader, trick, contract, void_rule, p) == ref
+
+
+@pytest.mark.slow
+def test_soak_large_positions_self_consistent():
+    """8-16 tricks: tiny and default tables agree, and the best per-card value is the value."""
+    rng = random.Random(816)
+    for i in range(60):
+        pos = random_position(rng, rng.randint(8, 16), in_progress=i % 3,
+                              contract=i % 6, void_rule=(i // 6) % 2)
+        hands, leader, trick, contract, void_rule = pos
+        mover = (leader + len(trick)) % 3
+        v = DEFAULT.value(*pos, mover)
+        assert Solver(tt_mb=1).value(*pos, mover) == v
+        mv = DEFAULT.move_values(*pos)
+        vals = [x for _, x in mv]
+        assert (min(vals) if contract == NO_TRICKS else max(vals)) == v
+        for p in range(3):
+            assert SMALL.value(*pos, p) == DEFAULT.value(*pos, p)

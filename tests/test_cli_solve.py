@@ -377,17 +377,20 @@ def test_real_ctrl_c_during_a_long_solve_exits_130(files):
                              "long.toml"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert json.loads(proc.stdout.readline())["contract"] == "hearts"
-    time.sleep(1.0)
-    assert proc.poll() is None, "the solve ended too soon to test Ctrl-C"
-    start = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
     try:
-        _, err = proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        _, err = proc.communicate()
-        pytest.fail(f"still running 10 s after SIGINT: {err[-500:]!r}")
-    assert proc.returncode == 130
-    assert time.perf_counter() - start < 5  # the search checks for signals
-    assert b"Traceback" not in err
+        assert json.loads(proc.stdout.readline())["contract"] == "hearts"
+        time.sleep(1.0)
+        assert proc.poll() is None, "the solve ended too soon to test Ctrl-C"
+        start = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail("still running 10 s after SIGINT")
+        assert proc.returncode == 130
+        assert time.perf_counter() - start < 5  # the search checks for signals
+        assert b"Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()

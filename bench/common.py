@@ -53,7 +53,8 @@ def _cpu_model() -> str:
 
 def machine_info() -> dict[str, Any]:
     """What ran the benchmark: CPU model and cores, Python, platform, C compiler, Cython,
-    the git commit of the source tree, and the date and time (UTC)."""
+    the load average when called, the git commit of the source tree, and the date and time
+    (UTC)."""
     try:
         usable = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except (AttributeError, OSError):
@@ -66,6 +67,10 @@ def machine_info() -> dict[str, Any]:
         cython_version: str | None = Cython.__version__
     except ImportError:
         cython_version = None
+    try:
+        load: list[float] | None = [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        load = None
     commit = _run(["git", "rev-parse", "HEAD"])
     dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
     return {
@@ -78,6 +83,7 @@ def machine_info() -> dict[str, Any]:
         "compiler": compiler.splitlines()[0] if compiler else cc,
         "python_built_with": platform.python_compiler(),
         "cython": cython_version,
+        "load_average": load,  # 1, 5, 15 min: other work on a shared machine skews timings
         "git_commit": commit,
         "git_dirty": bool(dirty),
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),

@@ -353,11 +353,6 @@ def test_solve_in_a_pseudo_terminal(files):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-@pytest.mark.xfail(
-    reason="the core's _check_signals (src/_solver.pxi) is noexcept: the KeyboardInterrupt "
-    "raised by PyErr_CheckSignals is printed as 'Exception ignored' and the search goes on",
-    strict=False,
-)
 def test_real_ctrl_c_during_a_long_solve_exits_130(files):
     import signal
     import time

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import time
 from typing import Any
@@ -89,9 +90,17 @@ def voids_in(pos: Position) -> int:
 # ---------------------------------------------------------------------- timing
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a run: carries the rows so far, the interrupted deal marked unfinished."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__("interrupted")
+        self.rows = rows
+
+
 def solve_deals(deals: list[dict[str, Any]], tt_mb: int) -> list[dict[str, Any]]:
     solver = _core358.Solver(tt_mb)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, deal in enumerate(deals):
         pos: Position = deal["position"]
         hands = tuple(h.mask for h in pos.hands)
@@ -99,8 +108,18 @@ def solve_deals(deals: list[dict[str, Any]], tt_mb: int) -> list[dict[str, Any]]
         solver.reset_stats()
         cpu = time.process_time()
         start = time.perf_counter()
-        value = solver.value(hands, int(pos.leader), [], int(pos.contract), int(pos.void),
-                             int(Role.CHOOSER))
+        try:
+            value = solver.value(hands, int(pos.leader), [], int(pos.contract), int(pos.void),
+                                 int(Role.CHOOSER))
+        except KeyboardInterrupt:
+            # Keep the slow deal in the results: its time so far is a lower bound.
+            rows.append({"set": deal["set"], "seed": deal["seed"],
+                         "contract": pos.contract.label, "unfinished": True,
+                         "ms": round((time.perf_counter() - start) * 1000, 3),
+                         "cpu_ms": round((time.process_time() - cpu) * 1000, 3),
+                         "nodes": solver.nodes, "value": None, "voids": voids_in(pos)})
+            print(file=sys.stderr)
+            raise Interrupted(rows) from None
         ms = (time.perf_counter() - start) * 1000
         cpu_ms = (time.process_time() - cpu) * 1000
         rows.append({"set": deal["set"], "seed": deal["seed"], "contract": pos.contract.label,
@@ -211,10 +230,18 @@ def run(args: argparse.Namespace) -> int:
           file=sys.stderr)
 
     rows: list[dict[str, Any]] = []
-    for contract in contracts:
-        rows += solve_deals(contract_deals(n, contract, void), args.tt_mb)
-    if not args.no_void:
-        rows += solve_deals(void_deals(n, void), args.tt_mb)
+    interrupted = False
+    try:
+        for contract in contracts:
+            rows += solve_deals(contract_deals(n, contract, void), args.tt_mb)
+        if not args.no_void:
+            rows += solve_deals(void_deals(n, void), args.tt_mb)
+    except Interrupted as exc:
+        # Ctrl-C: report and save what was measured, the interrupted deal included.
+        rows += exc.rows
+        interrupted = True
+        print("interrupted: partial results (the unfinished deal counts with its time so far)",
+              file=sys.stderr)
 
     groups = {}
     for name in dict.fromkeys(r["set"] for r in rows):
@@ -225,10 +252,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
     slowest = sorted(rows, key=lambda r: -r["ms"])[:5]
     print("slowest: " + "; ".join(
-        f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms" for r in slowest))
+        f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms"
+        + (" UNFINISHED" if r.get("unfinished") else "") for r in slowest))
 
     reference = None
-    if args.endgames:
+    if args.endgames and not interrupted:
         print("reference solver vs core, chooser's value on small endgames...", file=sys.stderr)
         reference = reference_speedup(endgames(args.endgames, void), args.tt_mb)
         print()
@@ -247,11 +275,15 @@ def run(args: argparse.Namespace) -> int:
         "config": {"deals_per_set": n, "rules": void.label, "tt_mb": args.tt_mb,
                    "contracts": [c.label for c in contracts], "void_heavy": not args.no_void,
                    "player": "chooser", "what": "Solver.value on a full deal, table cleared"},
+        "interrupted": interrupted,
+        "unfinished": [r for r in rows if r.get("unfinished")],
         "groups": groups,
         "reference": reference,
         "deals": rows,
     }
     name = args.name or ("solver-quick" if args.quick else "solver")
+    if interrupted:
+        name += "-partial"
     path = common.write_results(name, data)
     print(f"wrote {path.relative_to(common.ROOT)}")
     return 0
@@ -265,7 +297,8 @@ def compare(path_a: str, path_b: str) -> int:
         return (r["set"], r["seed"], r["contract"])
 
     b_rows = {key(r): r for r in b["deals"]}
-    pairs = [(r, b_rows[key(r)]) for r in a["deals"] if key(r) in b_rows]
+    pairs = [(r, b_rows[key(r)]) for r in a["deals"]
+             if key(r) in b_rows and not r.get("unfinished") and not b_rows[key(r)].get("unfinished")]
     if not pairs:
         print("bench/solver.py: the two files have no deal in common", file=sys.stderr)
         return 2
@@ -309,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
                         help="print the per-deal speed ratio of two result files and exit")
     args = parser.parse_args(argv)
+    # Ctrl-C must reach the run even when started from a job that ignores SIGINT.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if args.compare:
         return compare(*args.compare)
     return run(args)

@@ -1,0 +1,233 @@
+"""After-deal analysis: how a finished deal went against double-dummy play.
+
+For a :class:`~ts358.deal.DealResult`, :func:`analyze_deal` rebuilds the play position at
+the start of every trick (hands after the exchange and the discard, cards already played
+removed) and solves it for all three players (:func:`ts358.solve.solve`: each player alone
+against the other two, all cards seen). In that model a player's value can only drop
+through their own play (the other two are already assumed to play against them), so the
+drops over a trick are the tricks that player lost against double dummy. For the seats
+asked for (the human), the position before each of their plays is solved card by card,
+which gives the best alternative to each card that lost something.
+
+Solving the early tricks of a full deal takes from milliseconds to seconds; pass
+``deadline`` (a :func:`time.monotonic` value) to stop early. Tricks are solved from the last
+to the first (the cheap end first), so a cut-short analysis covers the end of the deal and
+says from which trick on (:attr:`DealAnalysis.first_trick`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Collection
+from typing import Any
+
+from .cards import Card, CardSet
+from .deal import DealResult
+from .position import Position
+from .rules import Contract, Role, VoidRule
+from .solve import new_solver, solve
+
+__all__ = ["TrickValues", "PlayReview", "DealAnalysis", "play_positions", "analyze_deal"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TrickValues:
+    """Each seat's double-dummy value at the start of trick ``number`` (1-16; 17 = the end).
+
+    ``tricks`` and ``scores`` are by match seat: total tricks for the deal and its score.
+    """
+
+    number: int
+    tricks: tuple[int, int, int]
+    scores: tuple[int, int, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayReview:
+    """One card a reviewed seat played, against its best alternatives.
+
+    Attributes:
+        trick: the trick number (1-16).
+        seat: who played.
+        card: the card played.
+        score: the seat's double-dummy deal score after playing ``card``.
+        best_score: the best score any legal card gave.
+        best: the cards that gave ``best_score``.
+    """
+
+    trick: int
+    seat: int
+    card: Card
+    score: int
+    best_score: int
+    best: tuple[Card, ...]
+
+    @property
+    def lost(self) -> int:
+        """Score (= tricks) lost by this card against the best one."""
+        return self.best_score - self.score
+
+
+@dataclasses.dataclass(frozen=True)
+class DealAnalysis:
+    """The analysis of one deal.
+
+    Attributes:
+        number: the deal number.
+        game: the game played.
+        values: the values at the start of each analysed trick and at the end (number 17),
+            in trick order.
+        reviews: the reviewed seats' plays in analysed tricks, in play order.
+        first_trick: the first trick analysed (1 unless the deadline cut it short; 17 when
+            nothing was analysed).
+        seconds: time spent.
+    """
+
+    number: int
+    game: Contract
+    values: tuple[TrickValues, ...]
+    reviews: tuple[PlayReview, ...]
+    first_trick: int
+    seconds: float
+
+    @property
+    def complete(self) -> bool:
+        return self.first_trick == 1
+
+    def lost(self) -> tuple[int, int, int]:
+        """Tricks each seat lost against double dummy over the analysed tricks: the sum of
+        the drops of its value from one trick start to the next."""
+        lost = [0, 0, 0]
+        for before, after in zip(self.values, self.values[1:]):
+            for seat in range(3):
+                lost[seat] += max(0, before.scores[seat] - after.scores[seat])
+        return (lost[0], lost[1], lost[2])
+
+    def mistakes(self) -> tuple[PlayReview, ...]:
+        """The reviewed plays that lost something against the best card."""
+        return tuple(r for r in self.reviews if r.lost > 0)
+
+
+def _play_hands(result: DealResult) -> list[CardSet]:
+    """Each seat's 16 cards at the start of play: dealt, exchanged, talon taken, discarded."""
+    hands = [CardSet(h) for h in result.hands]
+    for step in result.exchanges:
+        if step.given is not step.returned:
+            hands[step.giver] = hands[step.giver].remove(step.given).add(step.returned)
+            hands[step.receiver] = hands[step.receiver].add(step.given).remove(step.returned)
+    chooser = result.chooser
+    hands[chooser] = (hands[chooser] | CardSet(result.talon)) - result.discard
+    return hands
+
+
+def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, Position]]:
+    """Every position of the play of ``result`` before a card is played, as
+    (trick number, seat to play, position), in play order; the last entry is the end of the
+    deal (trick 17, seat -1)."""
+    hands = _play_hands(result)
+    dealer = result.dealer
+    role_seat = [(dealer + 1 + r) % 3 for r in Role]
+    taken = [0, 0, 0]
+    out: list[tuple[int, int, Position]] = []
+
+    def position(leader: int, trick: tuple[Card, ...]) -> Position:
+        return Position(
+            result.game,
+            tuple(hands[s] for s in role_seat),  # type: ignore[arg-type]
+            void=void,
+            leader=Role((leader - dealer - 1) % 3),
+            trick=trick,
+            taken=tuple(taken[s] for s in role_seat),  # type: ignore[arg-type]
+        )
+
+    for number, trick in enumerate(result.tricks, 1):
+        for index, card in enumerate(trick.cards):
+            seat = trick.seat_of(index)
+            out.append((number, seat, position(trick.leader, trick.cards[:index])))
+            hands[seat] = hands[seat].remove(card)
+        taken[trick.winner] += 1
+    out.append((len(result.tricks) + 1, -1, position(result.tricks[-1].winner, ())))
+    return out
+
+
+def analyze_deal(
+    result: DealResult,
+    void: VoidRule = VoidRule.HOUSE,
+    review: Collection[int] = (0,),
+    *,
+    deadline: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    solver: Any | None = None,
+) -> DealAnalysis:
+    """Analyse a finished deal (see the module docstring).
+
+    Args:
+        result: the deal.
+        void: the void rule the deal was played under.
+        review: the seats whose every play is valued card by card.
+        deadline: a :func:`time.monotonic` time after which no new solve starts.
+        progress: called as ``progress(done, total)`` after each solve.
+        solver: a core solver to reuse (one is made otherwise).
+    """
+    start = time.monotonic()
+    positions = play_positions(result, void)
+    dealer = result.dealer
+    seat_role = [Role((s - dealer - 1) % 3) for s in range(3)]
+    # One position per trick start: the leader's, and the end.
+    by_trick: dict[int, Position] = {}
+    for number, seat, pos in positions:
+        if number not in by_trick and not pos.trick:
+            by_trick[number] = pos
+    plays = [(n, seat, p) for n, seat, p in positions if seat in review]
+    total = len(by_trick) + len(plays)
+    done = 0
+    solver = solver if solver is not None else new_solver(32)
+    values: dict[int, TrickValues] = {}
+    reviews: dict[tuple[int, int], PlayReview] = {}
+    first = len(by_trick) + 1
+    for number in sorted(by_trick, reverse=True):
+        if deadline is not None and time.monotonic() > deadline and number < first:
+            break
+        pos = by_trick[number]
+        # The solver's table is kept between solves: later positions of the same deal
+        # share most of their subtrees, which makes the early tricks several times cheaper.
+        solved = solve(pos, moves=False, solver=solver)
+        tricks = tuple(solved.player(seat_role[s]).tricks for s in range(3))
+        scores = tuple(solved.player(seat_role[s]).score for s in range(3))
+        values[number] = TrickValues(number, tricks, scores)  # type: ignore[arg-type]
+        done += 1
+        if progress:
+            progress(done, total)
+        # The reviewed seats' plays in this trick.
+        for n, seat, p in plays:
+            if n != number:
+                continue
+            moved = solve(p, seat_role[seat], moves=True, solver=solver)
+            card = next(
+                result.tricks[n - 1].cards[i]
+                for i in range(3)
+                if result.tricks[n - 1].seat_of(i) == seat
+            )
+            move = next(m for m in moved.moves if m.card is card)
+            best = max(m.score for m in moved.moves)
+            reviews[(n, seat)] = PlayReview(
+                n, seat, card, move.score, best, tuple(m.card for m in moved.moves if m.score == best)
+            )
+            done += 1
+            if progress:
+                progress(done, total)
+        if number <= len(result.tricks):
+            first = number
+    ordered_values = tuple(values[n] for n in sorted(values))
+    ordered_reviews = tuple(reviews[k] for k in sorted(reviews, key=lambda k: (k[0], (k[1] - result.tricks[k[0] - 1].leader) % 3)))
+    if first > len(result.tricks):
+        first = len(result.tricks) + 1
+    return DealAnalysis(
+        number=result.number,
+        game=result.game,
+        values=ordered_values,
+        reviews=ordered_reviews,
+        first_trick=first,
+        seconds=time.monotonic() - start,
+    )

@@ -1,0 +1,348 @@
+"""The interactive seat: a :class:`~ts358.players.base.Player` whose decisions are typed.
+
+Input comes through one small abstraction, :class:`LineInput`: a line per answer, from a
+terminal (with line editing) or from a pipe (the same commands, one per line; what is read
+is echoed so a transcript reads naturally). End of input means quit.
+
+At every prompt the player may type a decision or a command: ``hint``, ``last``,
+``score``, ``help``, ``quit``. A typo or a card the rules don't allow prints the reason and
+asks again; nothing reaches the engine until it is legal. Cards are accepted in any
+notation of :meth:`ts358.cards.Card.parse` (``QH``, ``Q♥``, ``10h``) or by their number in
+the hand as displayed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Protocol
+
+from rich.console import Console
+from rich.text import Text
+
+from .cards import Card, CardSet, NotationError
+from .deal import DealResult
+from .i18n import game_name, games_text, parse_game, t
+from .players.base import Player
+from .rules import Contract
+from .tui import (
+    CardStyle,
+    hand_order,
+    render_finished_trick,
+    render_games,
+    render_scores,
+    render_table,
+)
+from .view import DecisionKind, SeatView
+
+__all__ = ["InputSource", "LineInput", "QuitRequested", "HintUnavailable", "HumanPlayer"]
+
+COMMANDS = ("hint", "last", "score", "help", "quit")
+_STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}
+_QUIT_WORDS = {"quit", "q", "exit", "koniec gry", "konec hry"}
+
+
+class QuitRequested(Exception):
+    """The player typed ``quit`` (or input ended): save and stop."""
+
+
+class HintUnavailable(Exception):
+    """No hint can be given now (the strong player is not available)."""
+
+
+class InputError(ValueError):
+    """An answer that can't be used; the message (already translated) says why."""
+
+
+class InputSource(Protocol):
+    def ask(self, prompt: str) -> str | None:
+        """Show ``prompt`` and return one line without its newline, or None at end of input."""
+        ...
+
+
+class LineInput:
+    """Lines from a stream: ``input()`` with line editing on a terminal, plain ``readline``
+    otherwise (then the line read is echoed after the prompt)."""
+
+    def __init__(self, console: Console, stream: IO[str] | None = None, echo: bool | None = None) -> None:
+        self.console = console
+        self.stream = stream
+        self._echo = echo
+
+    def _stream(self) -> IO[str]:
+        return self.stream if self.stream is not None else sys.stdin
+
+    def ask(self, prompt: str) -> str | None:
+        stream = self._stream()
+        tty = bool(getattr(stream, "isatty", lambda: False)())
+        if tty and stream is sys.stdin:
+            try:
+                return self.console.input(Text(prompt + " > ", style="bold"))
+            except EOFError:
+                return None
+        self.console.print(Text(prompt + " > ", style="bold"), end="")
+        line = stream.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        if self._echo is None or self._echo:
+            self.console.print(line, markup=False, highlight=False)
+        return line
+
+
+class HumanPlayer(Player):
+    """The seat of the person at the keyboard.
+
+    Args:
+        io: where answers come from.
+        console: where the table and messages go.
+        style: how cards are written.
+        names: display names by seat.
+        history: the finished deals of the match so far (for ``score``).
+        hint: the expected deal score of each legal card for a play view (for ``hint``);
+            raises :class:`HintUnavailable` when it can't.
+    """
+
+    name = "human"
+
+    def __init__(
+        self,
+        io: InputSource,
+        console: Console,
+        style: CardStyle,
+        names: Sequence[str],
+        history: Callable[[], Sequence[DealResult]] = lambda: (),
+        hint: Callable[[SeatView], dict[Card, float]] | None = None,
+        err_console: Console | None = None,
+    ) -> None:
+        self.io = io
+        self.console = console
+        self.err_console = err_console or console
+        self.style = style
+        self.names = tuple(names)
+        self.history = history
+        self.hint = hint
+        self._deal = 0
+        self._seen_game = False
+        self._seen_exchanges = 0
+        self._seen_others = 0
+        self._seen_talon = False
+        self._seen_tricks = 0
+        self._last_view: SeatView | None = None
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, message: str, style: str = "") -> None:
+        self.console.print(Text(self.style.text(message), style=style))
+
+    def error(self, message: str) -> None:
+        self.say(message, "yellow")
+
+    def _catch_up(self, view: SeatView) -> None:
+        """Print what happened since this seat's last decision."""
+        if view.deal_number != self._deal:
+            self._deal = view.deal_number
+            self._seen_game = self._seen_talon = False
+            self._seen_exchanges = self._seen_others = self._seen_tricks = 0
+            self.console.print()
+        names = self.names
+        if view.game is not None and not self._seen_game:
+            self._seen_game = True
+            if view.chooser == view.seat:
+                self.say(t("ev.you_chose", game=game_name(view.game)))
+            else:
+                self.say(t("ev.chose", name=names[view.chooser], game=game_name(view.game)))
+        for step in view.exchanges[self._seen_exchanges:]:
+            s = self.style.plain
+            if step.giver == view.seat:
+                self.say(t("ev.you_gave", given=s(step.given), name=names[step.receiver], returned=s(step.returned)))
+            else:
+                self.say(t("ev.gave_you", name=names[step.giver], given=s(step.given), returned=s(step.returned)))
+        self._seen_exchanges = len(view.exchanges)
+        if view.others_exchanged > self._seen_others:
+            others = [s for s in range(3) if s != view.seat]
+            self.say(t("ev.others_exchanged", count=view.others_exchanged, a=names[others[0]], b=names[others[1]]))
+            self._seen_others = view.others_exchanged
+        if view.talon is not None and not self._seen_talon:
+            self._seen_talon = True
+            cards = " ".join(self.style.plain(c) for c in view.talon.descending())
+            if view.chooser == view.seat:
+                self.say(t("ev.talon_you", cards=cards))
+            else:
+                self.say(t("ev.talon", cards=cards, name=names[view.chooser]))
+        self._show_tricks(view.tricks)
+
+    def _show_tricks(self, tricks: Sequence) -> None:  # type: ignore[type-arg]
+        for number in range(self._seen_tricks + 1, len(tricks) + 1):
+            self.console.print(render_finished_trick(number, tricks[number - 1], self.names, self.style))
+        self._seen_tricks = max(self._seen_tricks, len(tricks))
+
+    def finish_deal(self, result: DealResult) -> None:
+        """Show the tricks played after this seat's last decision of a finished deal."""
+        if result.number == self._deal:
+            self._show_tricks(result.tricks)
+
+    # ------------------------------------------------------------------ the loop
+
+    def decide(self, view: SeatView) -> Contract | Card | CardSet | None:
+        self._catch_up(view)
+        self._last_view = view
+        self.console.print()
+        self.console.print(render_table(view, self.names, self.style))
+        if view.kind is DecisionKind.CHOOSE:
+            self.console.print(render_games(view))
+        return super().decide(view)
+
+    def _ask(self, view: SeatView, prompt: str, parse: Callable[[str], object]) -> object:
+        while True:
+            line = self.io.ask(self.style.text(prompt))
+            if line is None:
+                raise QuitRequested("end of input")
+            text = line.strip()
+            if not text:
+                continue
+            word = text.lower()
+            if word in _QUIT_WORDS:
+                raise QuitRequested(word)
+            if word in ("help", "?", "h", "pomoc", "napoveda", "nápověda"):
+                self.say(t("help.title"), "bold")
+                self.say(t("help.text"))
+                continue
+            if word == "hint":
+                self._hint(view)
+                continue
+            if word == "last":
+                self._last(view)
+                continue
+            if word == "score":
+                self.console.print(render_scores(self.history(), self.names))
+                continue
+            try:
+                return parse(text)
+            except InputError as exc:
+                self.error(str(exc))
+
+    def _hint(self, view: SeatView) -> None:
+        if view.kind is not DecisionKind.PLAY:
+            self.error(t("hint.unavailable", reason=t("hint.only_play")))
+            return
+        if self.hint is None:
+            self.error(t("hint.unavailable", reason="-"))
+            return
+        self.err_console.print(Text(t("hint.thinking"), style="dim"))
+        try:
+            scores = self.hint(view)
+        except KeyboardInterrupt:
+            self.error(t("hint.cancelled"))
+            return
+        except HintUnavailable as exc:
+            self.error(t("hint.unavailable", reason=str(exc)))
+            return
+        self.say(t("hint.title"), "bold")
+        best = max(scores.values())
+        order = hand_order(CardSet(scores))
+        for card in sorted(order, key=lambda c: -scores[c]):
+            line = Text("  ")
+            line.append_text(self.style.card(card, "bold"))
+            line.append(f"  {scores[card]:+.2f}")
+            if scores[card] >= best - 1e-9:
+                line.append(f"  ← {t('hint.best')}" if self.style.symbols else f"  <- {t('hint.best')}", style="green")
+            self.console.print(line)
+
+    def _last(self, view: SeatView) -> None:
+        if not view.tricks:
+            self.say(t("last.none"))
+            return
+        number = len(view.tricks)
+        trick = view.tricks[-1]
+        head = t("last.trick", number=number, cards="\0", winner=self.names[trick.winner])
+        before, _, after = head.partition("\0")
+        from .tui import render_trick
+
+        self.console.print(Text(before).append_text(render_trick(trick.cards, trick.leader, self.names, self.style)).append(after))
+
+    # ------------------------------------------------------------------ parsing
+
+    def _card(self, text: str, hand: CardSet) -> Card:
+        """A card of ``hand`` by notation or by its number in the displayed hand."""
+        token = text.strip()
+        if token.isdigit():
+            order = hand_order(hand)
+            number = int(token)
+            if not 1 <= number <= len(order):
+                raise InputError(t("err.number", number=number, last=len(order)))
+            return order[number - 1]
+        try:
+            card = Card.parse(token)
+        except NotationError:
+            raise InputError(t("err.not_card", text=token)) from None
+        if card not in hand:
+            raise InputError(t("err.not_in_hand", card=self.style.plain(card)))
+        return card
+
+    def choose_game(self, view: SeatView) -> Contract:
+        available = view.available[view.seat]
+
+        def parse(text: str) -> Contract:
+            if text.isdigit() and 1 <= int(text) <= 6:
+                game = Contract(int(text) - 1)
+            else:
+                try:
+                    game = parse_game(text)
+                except NotationError:
+                    raise InputError(t("err.not_game", text=text, games=games_text(available))) from None
+            if game not in available:
+                raise InputError(t("err.game_used", game=game_name(game), games=games_text(available)))
+            return game
+
+        return self._ask(view, t("prompt.choose"), parse)  # type: ignore[return-value]
+
+    def give(self, view: SeatView) -> Card | None:
+        def parse(text: str) -> Card | None:
+            if text.lower() in _STOP_WORDS:
+                return None
+            card = self._card(text, view.hand)
+            if card not in view.options:
+                raise InputError(t("err.no_trump_give", card=self.style.plain(card)))
+            return card
+
+        prompt = t("prompt.give", name=self.names[view.give_to or 0], left=view.gives_left)
+        return self._ask(view, prompt, parse)  # type: ignore[return-value]
+
+    def choose_return(self, view: SeatView) -> Card:
+        def parse(text: str) -> Card:
+            if text.lower() in _STOP_WORDS:
+                raise InputError(t("err.stop_only_give"))
+            return self._card(text, view.options)
+
+        card = self.style.plain(view.received) if view.received is not None else "?"
+        return self._ask(view, t("prompt.return", card=card), parse)  # type: ignore[return-value]
+
+    def discard(self, view: SeatView) -> CardSet:
+        def parse(text: str) -> CardSet:
+            tokens = text.replace(",", " ").split()
+            cards = [self._card(tok, view.options) for tok in tokens]
+            chosen = CardSet(set(cards))
+            if len(tokens) != 4 or len(chosen) != 4:
+                raise InputError(t("err.discard_count", count=len(chosen) if len(tokens) == len(chosen) else len(tokens)))
+            return chosen
+
+        example = " ".join(self.style.plain(c) for c in sorted(view.options, key=lambda c: (c.rank, c.suit))[:4])
+        return self._ask(view, t("prompt.discard", example=example), parse)  # type: ignore[return-value]
+
+    def play(self, view: SeatView) -> Card:
+        def parse(text: str) -> Card:
+            card = self._card(text, view.hand)
+            if card not in view.options:
+                lead = view.trick[0].suit
+                suit_name = self.style.suit(lead).plain
+                if view.hand.suit(lead):
+                    raise InputError(t("err.follow", card=self.style.plain(card), suit=suit_name))
+                trump = view.game.trump if view.game is not None else None
+                trump_name = self.style.suit(trump).plain if trump is not None else "?"
+                raise InputError(t("err.must_trump", card=self.style.plain(card), suit=suit_name, trump=trump_name))
+            return card
+
+        example = self.style.plain(max(view.options, key=lambda c: c.rank))
+        return self._ask(view, t("prompt.play", example=example), parse)  # type: ignore[return-value]

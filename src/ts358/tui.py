@@ -1,0 +1,295 @@
+"""The table on screen, drawn with Rich: the players (name, role, tricks, total, games
+left), the game, the trick on the table, your hand (legal cards highlighted, the rest
+dimmed, numbered for input), the score table, deal summaries and the after-deal analysis.
+
+Colour is only an addition (Rich honours ``NO_COLOR``): legal cards are also the ones with
+a number in brackets, dimmed ones have their number in parentheses. Cards are written with
+suit symbols, or with letters when the terminal can't show them (:class:`CardStyle`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .analysis import DealAnalysis
+from .cards import Card, CardSet, Suit
+from .deal import DealResult
+from .i18n import card_text, game_name, game_short, role_name, suit_text, t
+from .rules import Contract, Role
+from .view import DecisionKind, SeatView, Trick
+
+__all__ = [
+    "CardStyle",
+    "seat_names",
+    "hand_order",
+    "render_hand",
+    "render_table",
+    "render_games",
+    "render_trick",
+    "render_scores",
+    "render_summary",
+    "render_analysis",
+    "render_standings",
+]
+
+_RED = (Suit.HEARTS, Suit.DIAMONDS)
+
+
+class CardStyle:
+    """How cards look: suit symbols (♠♥♦♣) or letters (S H D C); red suits in red."""
+
+    def __init__(self, symbols: bool) -> None:
+        self.symbols = symbols
+
+    def plain(self, card: Card) -> str:
+        return card_text(card, self.symbols)
+
+    def card(self, card: Card, style: str = "") -> Text:
+        colour = "red" if card.suit in _RED else ""
+        return Text(self.plain(card), style=f"{colour} {style}".strip())
+
+    def cards(self, cards: Sequence[Card] | CardSet) -> Text:
+        text = Text()
+        for i, card in enumerate(cards):
+            if i:
+                text.append(" ")
+            text.append_text(self.card(card))
+        return text
+
+    def suit(self, suit: Suit) -> Text:
+        return Text(suit_text(suit, self.symbols), style="red" if suit in _RED else "")
+
+    def text(self, message: str) -> str:
+        """``message`` with suit symbols replaced by letters when symbols are off."""
+        if self.symbols:
+            return message
+        return message.translate(str.maketrans("♠♥♦♣×", "SHDCx"))
+
+
+def seat_names(human: int | None) -> tuple[str, str, str]:
+    """Display names by seat: you, then the players on your left and right (clockwise:
+    the seat after yours plays after you, so sits on your left)."""
+    if human is None:
+        return ("North", "East", "West")
+    names = ["", "", ""]
+    names[human] = t("seat.you")
+    names[(human + 1) % 3] = t("seat.left")
+    names[(human + 2) % 3] = t("seat.right")
+    return (names[0], names[1], names[2])
+
+
+def hand_order(hand: CardSet) -> list[Card]:
+    """The hand in display order (the order of the numbers): suits ♠ ♥ ♦ ♣, high to low."""
+    return hand.descending()
+
+
+def render_hand(hand: CardSet, legal: CardSet | None, style: CardStyle) -> Text:
+    """One line per suit; each card with its number, ``[n]`` if legal (bold), ``(n)`` and
+    dimmed if not. ``legal=None`` numbers every card as available."""
+    text = Text()
+    number = 0
+    first = True
+    for suit in Suit:
+        cards = [c for c in hand_order(hand) if c.suit is suit]
+        if not cards:
+            continue
+        if not first:
+            text.append("\n")
+        first = False
+        text.append_text(style.suit(suit))
+        text.append(" ")
+        for card in cards:
+            number += 1
+            ok = legal is None or card in legal
+            label = f" [{number}]" if ok else f" ({number})"
+            text.append(label, style="" if ok else "dim")
+            text.append_text(style.card(card, "bold" if ok else "dim"))
+    return text
+
+
+def _tricks_line(view: SeatView, seat: int) -> str:
+    role = view.role_of(seat)
+    taken = view.taken[seat]
+    if view.game is Contract.NO_TRICKS:
+        return t("table.tricks_at_most", taken=taken, limit=role.limit)
+    return t("table.tricks", taken=taken, need=role.obligation)
+
+
+def _games_short(games: frozenset[Contract], style: CardStyle) -> str:
+    if not games:
+        return t("table.none_left")
+    return " ".join(game_short(g, style.symbols) for g in sorted(games))
+
+
+def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Table:
+    """One row per player, you first then clockwise: name, role, tricks, total, games left."""
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    for _ in range(5):
+        table.add_column()
+    for k in range(3):
+        seat = (view.seat + k) % 3
+        name = Text(names[seat], style="bold" if seat == view.seat else "")
+        table.add_row(
+            name,
+            role_name(view.role_of(seat)),
+            _tricks_line(view, seat),
+            t("table.total", total=f"{view.totals[seat]:+d}"),
+            t("table.games_left", games=_games_short(view.available[seat], style)),
+        )
+    return table
+
+
+def render_trick(
+    cards: Sequence[Card], leader: int, names: Sequence[str], style: CardStyle
+) -> Text:
+    """``Left 7♥ · Right 2♥``: the cards of a trick with who played them."""
+    text = Text()
+    for i, card in enumerate(cards):
+        if i:
+            text.append("  ")
+        text.append(f"{names[(leader + i) % 3]} ")
+        text.append_text(style.card(card, "bold"))
+    return text
+
+
+def render_finished_trick(number: int, trick: Trick, names: Sequence[str], style: CardStyle) -> Text:
+    cards = render_trick(trick.cards, trick.leader, names, style)
+    head, _, tail = t("ev.trick", number=number, cards="\0", winner=names[trick.winner]).partition("\0")
+    return Text(head).append_text(cards).append(tail)
+
+
+def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> RenderableType:
+    """The whole table as the human (``view.seat``) sees it, options highlighted."""
+    parts: list[RenderableType] = []
+    head = Text(t("table.deal", number=view.deal_number, total=view.rules.length), style="bold")
+    head.append("  ·  ")
+    if view.game is None:
+        head.append(t("table.no_game"))
+    else:
+        head.append(t("table.game", game=game_name(view.game)), style="bold")
+        if view.game.trump is not None:
+            head.append(" (")
+            head.append_text(style.suit(view.game.trump))
+            head.append(f" {t('table.trump')})")
+    parts.append(head)
+    parts.append(render_players(view, names, style))
+    if view.talon is not None and view.kind is DecisionKind.DISCARD:
+        parts.append(Text(t("table.talon", cards="")).append_text(style.cards(view.talon.descending())))
+    if view.leader is not None:
+        if view.trick:
+            parts.append(Text(t("table.on_table") + " ").append_text(
+                render_trick(view.trick, view.leader, names, style)))
+        else:
+            parts.append(Text(t("table.to_lead", name=names[view.leader])))
+    title = t("table.first_six") if view.game is None else t("table.your_hand")
+    parts.append(Text(title, style="bold"))
+    legal = view.options if view.kind is not None and view.options else None
+    parts.append(render_hand(view.hand, legal, style))
+    return Group(*parts)
+
+
+def render_games(view: SeatView) -> Table:
+    """The six games numbered 1-6; games this seat has used are marked and dimmed."""
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    table.add_column(justify="right")
+    table.add_column()
+    available = view.available[view.seat]
+    for game in Contract:
+        ok = game in available
+        table.add_row(
+            f"[{game.value + 1}]" if ok else f"({game.value + 1})",
+            Text(game_name(game), style="bold" if ok else "dim")
+            if ok
+            else Text(f"{game_name(game)} ({t('table.used')})", style="dim strike"),
+        )
+    return table
+
+
+def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> RenderableType:
+    """The match score table: one row per finished deal, then the totals."""
+    if not results:
+        return Text(t("score.none"))
+    table = Table(title=t("score.title"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+    table.add_column(t("score.deal"), justify="right")
+    table.add_column(t("score.chooser"))
+    table.add_column(t("score.game"))
+    for name in names:
+        table.add_column(name, justify="right")
+    totals = [0, 0, 0]
+    for r in results:
+        for s in range(3):
+            totals[s] += r.scores[s]
+        table.add_row(str(r.number), names[r.chooser], game_name(r.game),
+                      *(f"{v:+d}" for v in r.scores))
+    table.add_row("", "", Text(t("score.total"), style="bold"),
+                  *(Text(f"{v:+d}", style="bold") for v in totals))
+    return table
+
+
+def render_summary(result: DealResult, totals: Sequence[int], names: Sequence[str]) -> RenderableType:
+    """After a deal: each player's role, tricks, score and new total."""
+    title = t("summary.title", number=result.number, game=game_name(result.game), name=names[result.chooser])
+    table = Table(title=title, title_justify="left", box=None, padding=(0, 2, 0, 0))
+    for key, justify in (("col.player", "left"), ("col.role", "left"), ("col.tricks", "right"),
+                         ("col.score", "right"), ("col.total", "right")):
+        table.add_column(t(key), justify=justify)  # type: ignore[arg-type]
+    for seat in range(3):
+        role = Role((seat - result.dealer - 1) % 3)
+        need = role.limit if result.game is Contract.NO_TRICKS else role.obligation
+        table.add_row(names[seat], role_name(role), f"{result.taken[seat]}/{need}",
+                      f"{result.scores[seat]:+d}", f"{totals[seat]:+d}")
+    return table
+
+
+def render_analysis(analysis: DealAnalysis, names: Sequence[str], human: int | None,
+                    style: CardStyle) -> RenderableType:
+    """The values at each analysed trick start, tricks lost, and your better alternatives."""
+    if not analysis.values:
+        return Text(t("analysis.none"))
+    parts: list[RenderableType] = [Text(t("analysis.title"), style="bold")]
+    if not analysis.complete:
+        parts.append(Text(t("analysis.partial", number=analysis.first_trick)))
+    table = Table(box=None, padding=(0, 2, 0, 0))
+    table.add_column(t("analysis.trick"), justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
+    previous = None
+    for v in analysis.values:
+        label = str(v.number) if v.number <= 16 else "="
+        cells = []
+        for s in range(3):
+            cell = Text(f"{v.scores[s]:+d}")
+            if previous is not None and previous.scores[s] > v.scores[s]:
+                cell.stylize("red")
+                cell.append(" !")  # a drop: the marker works without colour too
+            cells.append(cell)
+        table.add_row(label, *cells)
+        previous = v
+    parts.append(table)
+    lost = analysis.lost()
+    parts.append(Text(t("analysis.lost", list=", ".join(f"{names[s]} {lost[s]}" for s in range(3)))))
+    if human is not None:
+        mistakes = [r for r in analysis.mistakes() if r.seat == human]
+        if not mistakes:
+            parts.append(Text(t("analysis.all_best")))
+        for r in mistakes:
+            parts.append(Text(t(
+                "analysis.alt", number=r.trick, card=style.plain(r.card), score=f"{r.score:+d}",
+                best=" ".join(style.plain(c) for c in r.best), best_score=f"{r.best_score:+d}",
+            )))
+    return Group(*parts)
+
+
+def render_standings(totals: Sequence[int], places: Sequence[int], names: Sequence[str]) -> RenderableType:
+    table = Table(title=t("match.final"), title_justify="left", box=None, show_header=False,
+                  padding=(0, 2, 0, 0))
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column(justify="right")
+    for seat in sorted(range(3), key=lambda s: (places[s], s)):
+        table.add_row(f"{places[seat]}.", names[seat], f"{totals[seat]:+d}")
+    return table

@@ -1,0 +1,365 @@
+"""Batch double-dummy analysis of random deals: how well can the chooser do in each game?
+
+For deal ``i`` of a run with seed ``S`` the cards are shuffled by a random generator seeded
+with ``(S, i)`` only (deal 1 of a match, dealer seat 0, so no exchange). Then, for each game:
+
+1. the chooser takes the talon and discards four cards. The best of all C(20, 4) = 4845
+   discards would take thousands of full-deal solves, so the discard is an **approximation**:
+   the best, for the chooser's double-dummy score, of ``N`` rule-of-thumb candidates (stated
+   in every output line as ``"discard": "best of N rule-of-thumb candidates"``):
+
+   * the rule-of-thumb player's own discard (:class:`~ts358.players.HeuristicPlayer`);
+   * then the best-ranked other sets of four from a pool of sensible discards: in trump
+     games the three lowest cards below the king of each side suit, ranked by suits voided
+     (more first), then by rank total (lower first); in no-trump the three lowest cards below
+     the king of each suit, by rank total; in no-tricks the three highest of each suit, by
+     rank total (higher first), then by suits voided.
+
+   Equal scores keep the earlier candidate. The true best discard can only be better, so
+   the chooser's values are lower bounds of the exact ones.
+2. with that discard, each player's double-dummy value (:mod:`ts358.solve`: the paranoid
+   model, one player against the other two; the three values need not add up to 16) as
+   tricks and deal score. The game is **made** when the chooser's score is >= 0.
+
+One JSON object per deal (:func:`analyze_deal`), written as JSON lines; :func:`summarize`
+turns a file of them into the tables printed by ``ts358 analyze --summary``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from . import _core358
+from .cards import Card, CardSet, Suit
+from .deal import Deal, DealSetup
+from .players import HeuristicPlayer
+from .rules import Contract, Role, Rules, VoidRule
+
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "discard_candidates",
+    "analyze_deal",
+    "run_analysis",
+    "summarize",
+    "longest_first_six",
+    "discard_method",
+]
+
+DEFAULT_CANDIDATES = 3
+GAMES = tuple(Contract)
+_HCP = {12: 4, 11: 3, 10: 2, 9: 1}  # A K Q J
+
+
+def discard_method(candidates: int) -> str:
+    return f"best of {candidates} rule-of-thumb candidates"
+
+
+def _rng(*key: object) -> random.Random:
+    # String seeds go through SHA-512 in random.Random: the same in every process.
+    return random.Random("ts358/" + "/".join(map(str, key)))
+
+
+def make_setup(seed: int, index: int) -> DealSetup:
+    """The cards of deal ``index`` of a run with ``seed`` (deal 1 of a match, dealer 0)."""
+    return DealSetup.shuffled(1, 0, _rng("analyze-deal", seed, index))
+
+
+def discard_candidates(hand: CardSet, game: Contract, first: CardSet, count: int) -> list[CardSet]:
+    """``first`` (the rule-of-thumb discard), then the ``count - 1`` best-ranked other
+    discards of the module notes, from the chooser's 20 cards ``hand``."""
+    candidates = [first]
+    if count <= 1:
+        return candidates
+    trump = game.trump
+    misere = game is Contract.NO_TRICKS
+    pool: list[Card] = []
+    for suit in Suit:
+        cards = sorted(hand.suit(suit), key=lambda c: c.rank, reverse=misere)
+        if trump is not None and suit == trump:
+            continue
+        if not misere:
+            cards = [c for c in cards if c.rank < 11]  # keep kings and aces
+        pool.extend(cards[:3])
+
+    def rank_key(combo: tuple[Card, ...]) -> tuple[int, int, tuple[int, ...]]:
+        total = sum(c.rank for c in combo)
+        taken = CardSet(combo)
+        voids = sum(1 for s in Suit if hand.suit(s) and not (hand.suit(s) - taken))
+        ids = tuple(sorted(c.id for c in combo))  # a fixed order among equals
+        if misere:
+            return (-total, -voids, ids)
+        if trump is not None:
+            return (-voids, total, ids)
+        return (total, -voids, ids)
+
+    for combo in sorted(itertools.combinations(pool, 4), key=rank_key):
+        candidate = CardSet(combo)
+        if candidate not in candidates:
+            candidates.append(candidate)
+            if len(candidates) == count:
+                break
+    return candidates
+
+
+def _value(solver: Any, hands: Sequence[CardSet], game: Contract, void: VoidRule, role: Role) -> dict[str, int]:
+    masks = (hands[0].mask, hands[1].mask, hands[2].mask)
+    tricks = solver.value(masks, int(Role.CHOOSER), [], int(game), int(void), int(role))
+    return {"tricks": tricks, "score": role.score(game, tricks)}
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def longest_first_six(first_six: CardSet) -> tuple[Suit, int]:
+    """The longest suit among the first six cards and its length; ties go to the suit with
+    more high-card points (A 4, K 3, Q 2, J 1), then to the first of S H D C."""
+    def key(suit: Suit) -> tuple[int, int, int]:
+        cards = first_six.suit(suit)
+        return (len(cards), sum(_HCP.get(c.rank, 0) for c in cards), -suit)
+
+    best = max(Suit, key=key)
+    return best, len(first_six.suit(best))
+
+
+def analyze_deal(
+    seed: int,
+    index: int,
+    *,
+    games: Sequence[Contract] = GAMES,
+    candidates: int = DEFAULT_CANDIDATES,
+    rules: Rules = Rules(),
+    solver: Any | None = None,
+) -> dict[str, Any]:
+    """The analysis of deal ``index`` (module notes) as a JSON-ready dict."""
+    if candidates < 1:
+        raise ValueError("at least one discard candidate is needed")
+    solver = solver if solver is not None else _core358.Solver(32)
+    setup = make_setup(seed, index)
+    dealer = setup.dealer
+    by_role = [setup.hands[(dealer + 1 + r) % 3] for r in Role]
+    first_six = CardSet(by_role[Role.CHOOSER][:6])
+    suit, length = longest_first_six(first_six)
+    rule_of_thumb = HeuristicPlayer()
+    solves = 0
+    out_games: dict[str, Any] = {}
+    for game in games:
+        deal = Deal(setup, rules)
+        deal.apply(game)
+        pending = deal.pending()
+        assert pending is not None and pending.seat == deal.chooser  # the discard
+        twenty = pending.view.options
+        first = rule_of_thumb.discard(pending.view)
+        best: tuple[int, CardSet, dict[str, int]] | None = None
+        tried = discard_candidates(twenty, game, first, candidates)
+        for candidate in tried:
+            hands = [twenty - candidate, CardSet(by_role[1]), CardSet(by_role[2])]
+            value = _value(solver, hands, game, rules.void, Role.CHOOSER)
+            solves += 1
+            if best is None or value["score"] > best[0]:
+                best = (value["score"], candidate, value)
+        assert best is not None
+        _, discard, chooser_value = best
+        hands = [twenty - discard, CardSet(by_role[1]), CardSet(by_role[2])]
+        entry: dict[str, Any] = {"discard": _cards(discard.descending()), "tried": len(tried)}
+        entry["chooser"] = chooser_value
+        for role in (Role.THIRD, Role.DEALER):
+            entry[role.label] = _value(solver, hands, game, rules.void, role)
+            solves += 1
+        entry["made"] = chooser_value["score"] >= 0
+        out_games[game.label] = entry
+    return {
+        "deal": index,
+        "seed": seed,
+        "rules": rules.void.label,
+        "discard": discard_method(candidates),
+        "first_six": _cards(by_role[Role.CHOOSER][:6]),
+        "longest_first_six": {"suit": suit.name.lower(), "length": length},
+        "hands": {
+            "chooser": str(CardSet(by_role[0])),
+            "third": str(CardSet(by_role[1])),
+            "dealer": str(CardSet(by_role[2])),
+            "talon": _cards(setup.talon),
+        },
+        "games": out_games,
+        "solves": solves,
+    }
+
+
+@dataclasses.dataclass(frozen=True)
+class AnalyzeChunk:
+    """The arguments of one task: a consecutive range of deals."""
+
+    seed: int
+    start: int
+    stop: int
+    games: tuple[Contract, ...]
+    candidates: int
+    void: VoidRule
+
+
+def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
+    """One task (module level, so workers can unpickle it); one solver for its deals."""
+    solver = _core358.Solver(32)
+    rules = Rules(void=chunk.void)
+    return [
+        analyze_deal(
+            chunk.seed, i, games=chunk.games, candidates=chunk.candidates, rules=rules,
+            solver=solver,
+        )
+        for i in range(chunk.start, chunk.stop)
+    ]
+
+
+def run_analysis(
+    deals: int,
+    seed: int,
+    *,
+    first: int = 0,
+    games: Sequence[Contract] = GAMES,
+    candidates: int = DEFAULT_CANDIDATES,
+    rules: Rules = Rules(),
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_deal: Callable[[dict[str, Any]], None] | None = None,
+    chunk_cap: int = 4,
+) -> list[dict[str, Any]]:
+    """Analyze deals ``first .. first+deals-1``; returns their records in order. ``on_deal`` gets
+    each record *in deal order* as soon as it and all earlier ones are done (streaming)."""
+    from .parallel import chunk_ranges, cluster_workers, default_workers, run_chunks
+
+    slots = (
+        cluster_workers(scheduler) if scheduler is not None
+        else (workers if workers is not None else default_workers())
+    )
+    chunks = [
+        AnalyzeChunk(seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void)
+        for r in chunk_ranges(deals, slots, cap=chunk_cap)
+    ]
+    ready: dict[int, list[dict[str, Any]]] = {}
+    next_chunk = 0
+
+    def done(index: int, records: list[dict[str, Any]]) -> None:
+        nonlocal next_chunk
+        ready[index] = records
+        while next_chunk in ready:
+            for record in ready.pop(next_chunk):
+                if on_deal is not None:
+                    on_deal(record)
+            next_chunk += 1
+
+    results = run_chunks(run_chunk, chunks, workers=workers, scheduler=scheduler, on_done=done)
+    return [record for chunk in results for record in chunk]
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One JSON line (keys in a fixed order, no spaces to spare)."""
+    return json.dumps(record, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------------- summary
+
+
+def _rate(made: int, total: int) -> float | None:
+    return None if total == 0 else round(made / total, 4)
+
+
+def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Tables from analysis records (JSON-ready):
+
+    * ``games``: per game, deals analyzed, share made by the chooser, mean score of each
+      role;
+    * ``by_longest``: by the length of the chooser's longest suit among the first six (ties
+      as in :func:`longest_first_six`): the share made when that suit is trump, in no-trump,
+      in no-tricks, and with the best game for the deal (hindsight: any game made);
+    * ``by_trumps``: trump games pooled over the four suits, by how many trumps were among
+      the first six: observations, share made, mean chooser score.
+    """
+    per_game: dict[str, dict[str, Any]] = {}
+    by_longest: dict[int, dict[str, list[int]]] = {}
+    by_trumps: dict[int, list[int]] = {}  # trumps -> [count, made, score total]
+    count = 0
+    methods: set[str] = set()
+    for record in records:
+        count += 1
+        methods.add(record.get("discard", "?"))
+        games = record["games"]
+        for label, entry in games.items():
+            g = per_game.setdefault(label, {"deals": 0, "made": 0, "chooser": 0, "third": 0, "dealer": 0})
+            g["deals"] += 1
+            g["made"] += bool(entry["made"])
+            for role in ("chooser", "third", "dealer"):
+                g[role] += entry[role]["score"]
+        longest = record["longest_first_six"]
+        row = by_longest.setdefault(
+            longest["length"], {"deals": [0], "trump": [0, 0], "no-trump": [0, 0], "no-tricks": [0, 0], "any": [0, 0]}
+        )
+        row["deals"][0] += 1
+        for column, label in (("trump", longest["suit"]), ("no-trump", "no-trump"), ("no-tricks", "no-tricks")):
+            if label in games:
+                row[column][0] += 1
+                row[column][1] += bool(games[label]["made"])
+        if games:
+            row["any"][0] += 1
+            row["any"][1] += any(e["made"] for e in games.values())
+        six = [Card.parse(t) for t in record["first_six"].split()]
+        for label, entry in games.items():
+            trump = Contract.parse(label).trump
+            if trump is None:
+                continue
+            n = sum(1 for c in six if c.suit == trump)
+            cell = by_trumps.setdefault(n, [0, 0, 0])
+            cell[0] += 1
+            cell[1] += bool(entry["made"])
+            cell[2] += entry["chooser"]["score"]
+    order = {c.label: c.value for c in Contract}
+    games_table = []
+    for label in sorted(per_game, key=lambda x: order.get(x, 99)):
+        g = per_game[label]
+        n = g["deals"]
+        games_table.append({
+            "game": label,
+            "deals": n,
+            "made": _rate(g["made"], n),
+            "mean_score": {r: round(g[r] / n, 4) for r in ("chooser", "third", "dealer")},
+        })
+    longest_table = []
+    for length in sorted(by_longest):
+        row = by_longest[length]
+        longest_table.append({
+            "length": length,
+            "deals": row["deals"][0],
+            **{col: _rate(row[col][1], row[col][0]) for col in ("trump", "no-trump", "no-tricks", "any")},
+        })
+    trumps_table = [
+        {"trumps": n, "observations": c[0], "made": _rate(c[1], c[0]), "mean_score": round(c[2] / c[0], 4)}
+        for n, c in sorted(by_trumps.items())
+    ]
+    return {
+        "deals": count,
+        "discard": sorted(methods),
+        "games": games_table,
+        "by_longest": longest_table,
+        "by_trumps": trumps_table,
+    }
+
+
+def read_records(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """Records from JSON lines (blank lines skipped); ValueError names a bad line."""
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {number} is not JSON: {exc.msg}") from None
+        if not isinstance(record, dict) or "games" not in record or "longest_first_six" not in record:
+            raise ValueError(f"line {number} is not an analysis record (no games)")
+        records.append(record)
+    return records

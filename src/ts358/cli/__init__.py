@@ -11,6 +11,7 @@ from .app import ClickException, CommandError, app
 # Importing a command module registers its commands on `app`.
 from . import solve  # noqa: F401
 from . import play  # noqa: F401
+from . import arena  # noqa: F401
 from . import stats  # noqa: F401
 
 __all__ = ["CommandError", "app", "main"]

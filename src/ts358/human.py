@@ -134,7 +134,7 @@ class HumanPlayer(Player):
     # ------------------------------------------------------------------ output
 
     def say(self, message: str, style: str = "") -> None:
-        self.console.print(Text(self.style.text(message), style=style))
+        self.console.print(Text(self.style.text(message), style=style), soft_wrap=True)
 
     def error(self, message: str) -> None:
         self.say(message, "yellow")

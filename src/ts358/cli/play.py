@@ -407,8 +407,8 @@ def play_command(
             typer.echo(t("match.record", path=record), err=True)
         return
 
-    console = Console(file=sys.stdout, highlight=False)
-    err = Console(file=sys.stderr, highlight=False)
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
     if resume.strip():
         for name, value in (("--deals", deals), ("--seed", seed), ("--rules", rules)):
             if value.strip():
@@ -449,6 +449,7 @@ def play_command(
         analysis_seconds=max(0.0, analysis_time),
         record=record,
         symbols=symbols,
+        hint=lambda view: strong_hint(view),  # looked up at call time (tests replace it)
     )
     code = play_interactive(saved, options, console, err)
     if code:

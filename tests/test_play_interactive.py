@@ -1,0 +1,241 @@
+"""``ts358 play`` with you at the table, through the real entry point with scripted input.
+
+The human's answers are worked out independently of the CLI: the engine plays the same
+seeded match with the rule-of-thumb player in seat 0 (the CLI's computer players are the
+same deterministic medium players), and its decisions become the input lines. So the CLI
+must end with exactly the totals the engine gives.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+from ts358.cards import Card, CardSet
+from ts358.cli import main
+from ts358.deal import format_decision
+from ts358.match import Match
+from ts358.players import make_player
+from ts358.rules import Rules
+from ts358.save import read_save
+from ts358.stats import load_entries
+from ts358.view import DecisionKind
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    """Every test gets its own data directory (never the real one) and English."""
+    monkeypatch.setenv("TS358_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    return tmp_path / "home"
+
+
+def invoke(args, stdin=""):
+    code = 0
+    with runner.isolation(input=stdin) as (out, err, _):
+        try:
+            main(["play", *args])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
+    return SimpleNamespace(exit_code=code, stdout=stdout, stderr=stderr)
+
+
+def human_script(seed, deals=3, level="medium"):
+    """[(kind, view, answer)] of seat 0 played by the medium player, and the final match."""
+    match = Match(Rules(length=deals), seed, ("You", "Left", "Right"))
+    players = [make_player("medium", seed * 3 + s) for s in range(3)]
+    if level != "medium":
+        raise ValueError("only medium opponents are deterministic without the CLI's seeding")
+    steps = []
+    while not match.done:
+        pending = match.pending()
+        decision = players[pending.seat].decide(pending.view)
+        if pending.seat == 0:
+            steps.append((pending.kind, pending.view, format_decision(pending.kind, decision)))
+        match.apply(decision)
+    return steps, match
+
+
+def illegal_card(view):
+    """A card in hand that the rules forbid now, or None."""
+    bad = view.hand - view.options
+    return next(iter(bad), None)
+
+
+def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
+    seed = 11
+    steps, expected = human_script(seed)
+    calls = []
+
+    def fake_hint(view):
+        calls.append(view)
+        return {card: float(i) for i, card in enumerate(view.options)}
+
+    monkeypatch.setattr("ts358.cli.play.strong_hint", fake_hint)
+    plays = [i for i, (kind, view, _) in enumerate(steps) if kind is DecisionKind.PLAY]
+    bad_at = next(i for i in plays if illegal_card(steps[i][1]) is not None)
+    bad_card = illegal_card(steps[bad_at][1])
+    quit_at = plays[20]  # in the middle of the second deal or late in the first
+    lines = []
+    for i, (kind, view, answer) in enumerate(steps[:quit_at]):
+        if i == plays[0]:
+            lines += ["zz9", "hint", "score", "last", "help"]
+        if i == bad_at:
+            lines.append(str(bad_card))
+        lines.append(answer)
+    lines.append("quit")
+    first = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+                   "\n".join(lines) + "\n")
+    assert first.exit_code == 0, first.stderr
+    out = first.stdout
+    assert "'zz9' is neither a card nor a command" in out
+    assert f"{bad_card.symbol()} is not allowed" in out
+    assert len(calls) == 1 and calls[0].kind is DecisionKind.PLAY
+    assert "Expected deal score per card" in out
+    assert "Commands (accepted at every prompt)" in out
+    # Saved on quit: where, and how to go on, on stderr (not stdout).
+    saves = list((home / "saves").glob("*.json"))
+    assert len(saves) == 1
+    assert f"Match saved to {saves[0]}" in first.stderr and "--resume" in first.stderr
+    assert "Match saved" not in out
+    state = read_save(saves[0]).match
+    assert len(state.snapshot().decisions) > 0 and not state.done
+
+    rest = [answer for _, _, answer in steps[quit_at:]]
+    second = invoke(["--resume", str(saves[0]), "--lang", "en", "--no-analysis"], "\n".join(rest) + "\n")
+    assert second.exit_code == 0, second.stderr
+    assert f"Resumed the match from {saves[0]}" in second.stdout
+    assert "Final standings" in second.stdout
+    final = read_save(saves[0]).match
+    assert final.done and final.totals == expected.totals
+    assert [r.scores for r in final.results] == [r.scores for r in expected.results]
+    place = expected.standings()[0]
+    assert (("You won!" in second.stdout) or ("You share first place!" in second.stdout)) == (place == 1)
+    assert f"Your result: {expected.totals[0] * 10} " in second.stdout
+    entries, bad = load_entries(home / "stats.jsonl")
+    assert bad == 0 and len(entries) == 1
+    assert entries[0].total == expected.totals[0] and entries[0].place == place
+    assert entries[0].result == expected.totals[0] * 10
+
+
+def test_summary_and_analysis_after_a_deal(monkeypatch):
+    seed = 3
+    steps, expected = human_script(seed)
+    first_deal = [a for kind, view, a in steps if view.deal_number == 1]
+    result = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--analysis-time", "0.5"],
+                    "\n".join(first_deal) + "\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    deal = expected.results[0]
+    out = result.stdout
+    assert "Deal 1: " in out and "Analysis:" in out and "Tricks lost against double dummy" in out
+    assert "Analysing the deal" in result.stderr and "Analysing" not in out
+    # The summary row of each player: tricks/obligation and the score.
+    names = ("You", "Left", "Right")
+    summary = out.split("Deal 1: ")[1]
+    for seat in range(3):
+        role = (seat - deal.dealer - 1) % 3
+        need = ((3, 5, 8) if deal.game.label == "no-tricks" else (8, 5, 3))[role]
+        assert f"{deal.taken[seat]}/{need}" in summary
+        assert f"{deal.scores[seat]:+d}" in summary
+    # The last analysis row ('=') is the deal's actual outcome.
+    final_row = next(line for line in summary.splitlines() if line.strip().startswith("="))
+    assert final_row.split()[1:] == [f"{deal.scores[s]:+d}" for s in range(3)]
+
+
+def test_eof_saves_and_resume_of_a_bad_file_is_one_line(home):
+    result = invoke(["--deals", "3", "--seed", "2", "--lang", "en"], "")
+    assert result.exit_code == 0
+    saves = list((home / "saves").glob("*.json"))
+    assert len(saves) == 1 and "Match saved to" in result.stderr
+    path = saves[0]
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    bad = invoke(["--resume", str(path)])
+    assert bad.exit_code == 2
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1 and "truncated or corrupt" in lines[0] and str(path) in lines[0]
+    assert bad.stdout == ""
+
+
+def test_resume_last_and_options_fixed_by_the_save(home):
+    invoke(["--deals", "3", "--seed", "8", "--lang", "en"], "quit\n")
+    again = invoke(["--resume", "last", "--lang", "en", "--no-analysis"], "quit\n")
+    assert again.exit_code == 0 and "Resumed the match" in again.stdout
+    clash = invoke(["--resume", "last", "--seed", "3"])
+    assert clash.exit_code == 2 and "--seed" in clash.stderr
+
+
+def test_polish_and_czech_and_ascii():
+    pl = invoke(["--deals", "3", "--seed", "4", "--lang", "pl", "--ascii"], "quit\n")
+    assert pl.exit_code == 0
+    assert "Rozdanie 1 z 3" in pl.stdout and "Partia zapisana" in pl.stderr
+    assert not any(s in pl.stdout for s in "♠♥♦♣")
+    cs = invoke(["--deals", "3", "--seed", "4", "--lang", "cs"], "quit\n")
+    assert "Rozdání 1 z 3" in cs.stdout and "Partie uložena" in cs.stderr
+
+
+def test_game_by_name_in_another_language_and_used_games_refused():
+    # Find a seed where the human chooses in deal 1 and try a Czech name, a typo, then a number.
+    for seed in range(40):
+        match = Match(Rules(length=3), seed)
+        if match.pending().seat == 0:
+            break
+    result = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+                    "bogus\nbez trumfu\nquit\n")
+    assert "'bogus' is not a game" in result.stdout
+    assert "You chose no-trump." in result.stdout
+
+
+class Interrupting(io.StringIO):
+    """A stdin whose read after the given lines is a Ctrl-C."""
+
+    def __init__(self, lines):
+        super().__init__("".join(f"{line}\n" for line in lines))
+        self.left = len(lines)
+
+    def readline(self, *args):
+        if self.left == 0:
+            raise KeyboardInterrupt
+        self.left -= 1
+        return super().readline(*args)
+
+
+def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
+    from rich.console import Console
+
+    from ts358.cli.play import PlayOptions, play_interactive
+    from ts358.save import SavedMatch
+
+    steps, _ = human_script(6)
+    answers = [a for _, _, a in steps[:5]]
+    saved = SavedMatch(Match(Rules(length=3), 6, ("You", "Left", "Right")), "t-6", 0, "medium")
+    out, err = io.StringIO(), io.StringIO()
+    path = home / "x.json"
+    code = play_interactive(saved, PlayOptions(path, analysis=False, hint=None, stats=False),
+                            Console(file=out), Console(file=err, soft_wrap=True),
+                            stream=Interrupting(answers))
+    assert code == 130
+    assert "Interrupted" in err.getvalue() and str(path) in err.getvalue()
+    back = read_save(path).match
+    assert back.pending().seat == 0
+    assert back.pending().view == saved.match.pending().view
+
+
+def test_real_hint_late_in_a_deal():
+    sampling = pytest.importorskip("ts358.players.sampling")
+    steps, _ = human_script(5)
+    view = next(v for kind, v, _ in steps if kind is DecisionKind.PLAY and len(v.hand) == 3 and len(v.options) > 1)
+    scores = sampling.SamplingPlayer(1).play_scores(view)
+    assert set(scores) == set(view.options)

@@ -14,6 +14,12 @@ from ts358.record import load_record, replay
 runner = CliRunner()
 
 
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TS358_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 def invoke(*args):
     """``ts358 play ARGS`` through the console-script entry point, stdout and stderr apart.
 
@@ -74,9 +80,12 @@ def test_kurnik_rules(tmp_path):
         (["--auto", "--deals", "4"], "--deals"),
         (["--auto", "--deals", "six"], "--deals"),
         (["--auto", "--seed", "x"], "--seed"),
-        (["--auto", "--level", "hard"], "--level"),
+        (["--auto", "--level", "expert"], "--level"),
+        (["--auto", "--lang", "de"], "--lang"),
+        (["--auto", "--resume", "x.json"], "--resume"),
+        (["--resume", "/nonexistent/save.json"], "can't read the save"),
+        (["--resume", "last"], "no saved match"),
         (["--auto", "--rules", "strict"], "--rules"),
-        (["--deals", "3"], "interactive"),
         (["--auto", "--deals", "3", "--seed", "1", "--record", "/nonexistent/dir/m.json"], "record"),
     ],
 )
@@ -85,3 +94,136 @@ def test_bad_options_one_line_exit_2(args, message):
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ts358: error:") and message in lines[0]
+
+
+def test_auto_in_polish_translates_the_deal_lines():
+    result = invoke("--auto", "--deals", "3", "--seed", "4", "--lang", "pl")
+    assert result.exit_code == 0
+    assert "Rozdanie 1:" in result.stdout and "Wyniki końcowe:" in result.stdout
+    assert "Deal 1:" not in result.stdout
+
+
+# ---------------------------------------------------------------------- every level, legal
+
+import random as _random
+
+from ts358.cards import CardSet
+from ts358.cli.play import available_levels, make_computer
+from ts358.deal import Deal, DealSetup
+from ts358.match import Match
+from ts358.rules import Rules
+from ts358.view import DecisionKind
+
+FAST_LEVELS = [lv for lv in ("easy", "medium") if lv in available_levels()]
+
+
+def _legal(view, decision):
+    kind = view.kind
+    if kind is DecisionKind.CHOOSE:
+        return decision in view.available[view.seat]
+    if kind is DecisionKind.GIVE:
+        return decision is None or decision in view.options
+    if kind is DecisionKind.DISCARD:
+        cards = CardSet(decision)
+        return len(cards) == 4 and not (cards - view.options)
+    return decision in view.options
+
+
+@pytest.mark.parametrize("level", FAST_LEVELS)
+def test_hundreds_of_auto_matches_every_decision_legal(level):
+    rng = _random.Random(level)
+    decisions = 0
+    for seed in range(150):
+        length = rng.choice((3, 3, 3, 6))
+        rules = Rules(length=length) if seed % 2 else Rules.kurnik(length=length)
+        match = Match(rules, seed)
+        players = [make_computer(level, seed * 3 + s) for s in range(3)]
+        while not match.done:
+            pending = match.pending()
+            decision = players[pending.seat].decide(pending.view)
+            assert _legal(pending.view, decision), (seed, pending.kind, decision)
+            match.apply(decision)  # the engine would raise on an illegal one too
+            decisions += 1
+        assert sum(match.totals) == 0
+    assert decisions > 150 * 3 * 50
+
+
+# ---------------------------------------------------------------------- hidden information
+
+
+def _shuffle_into(rng, pool, sizes):
+    pool = list(pool)
+    rng.shuffle(pool)
+    out, start = [], 0
+    for size in sizes:
+        out.append(pool[start:start + size])
+        start += size
+    return out
+
+
+def _twins(seed, rng):
+    """(original view, twin view) pairs for the first decisions of deal 1, where the twin
+    deal permutes every card hidden from the deciding seat (consistently with its view)."""
+    match = Match(Rules(length=3), seed)
+    deal = match.deal
+    setup = deal.setup
+    chooser, third, dealer = deal.chooser, deal.third, deal.dealer
+    hands = [list(h) for h in setup.hands]
+    talon = list(setup.talon)
+    pairs = []
+
+    def twin_deal(new_hands, new_talon):
+        return Deal(DealSetup(1, dealer, tuple(tuple(h) for h in new_hands), tuple(new_talon)), Rules(length=3))
+
+    # 1. The choice: the chooser sees only their first six.
+    first_six = hands[chooser][:6]
+    hidden = [c for c in setup.hands[chooser][6:]] + hands[third] + hands[dealer] + talon
+    ten, h3, hd, tl = _shuffle_into(rng, hidden, (10, 16, 16, 4))
+    new = [None] * 3
+    new[chooser], new[third], new[dealer] = first_six + ten, h3, hd
+    pairs.append((deal.pending().view, twin_deal(new, tl).pending().view))
+
+    medium = make_computer("medium", 0)
+    game = medium.decide(deal.pending().view)
+    deal.apply(game)
+    while deal.pending().kind is not DecisionKind.DISCARD:
+        deal.apply(medium.decide(deal.pending().view))
+    # 2. The discard: the chooser sees their 20; the others' 32 cards are hidden.
+    h3, hd = _shuffle_into(rng, hands[third] + hands[dealer], (16, 16))
+    new = [None] * 3
+    new[chooser], new[third], new[dealer] = hands[chooser], h3, hd
+    twin = twin_deal(new, talon)
+    twin.apply(game)
+    pairs.append((deal.pending().view, twin.pending().view))
+
+    deal.apply(medium.decide(deal.pending().view))
+    lead = medium.decide(deal.pending().view)
+    deal.apply(lead)
+    # 3. The third's first card: the chooser's dealt cards and the dealer's are hidden;
+    # the talon is public and the chooser still holds the card led.
+    own = [c for c in hands[chooser] if c is not lead]
+    fixed = [lead] if lead in hands[chooser] else []
+    rest, hd = _shuffle_into(rng, own + hands[dealer], (16 - len(fixed), 16))
+    new = [None] * 3
+    new[chooser], new[third], new[dealer] = fixed + rest, hands[third], hd
+    twin = twin_deal(new, talon)
+    twin.apply(game)
+    twenty = twin.hand(chooser)
+    twin.apply(CardSet(_random.Random(seed).sample([c for c in twenty if c is not lead], 4)))
+    twin.apply(lead)
+    pairs.append((deal.pending().view, twin.pending().view))
+    return pairs
+
+
+@pytest.mark.parametrize("level", FAST_LEVELS)
+def test_decisions_ignore_hidden_cards(level):
+    rng = _random.Random(99)
+    compared = 0
+    for seed in range(25):
+        for original, twin in _twins(seed, rng):
+            assert twin == original  # the engine shows nothing of the hidden cards
+            a = make_computer(level, 7).decide(original)
+            b = make_computer(level, 7).decide(twin)
+            assert a == b
+            compared += 1
+    assert compared == 75

@@ -79,8 +79,8 @@ class DealAnalysis:
         values: the values at the start of each analysed trick and at the end (number 17),
             in trick order.
         reviews: the reviewed seats' plays in analysed tricks, in play order.
-        first_trick: the first trick analysed (1 unless the deadline cut it short; 17 when
-            nothing was analysed).
+        first_trick: the first trick analysed (1 unless ``from_trick`` or the deadline cut
+            it short; 17 when only the end of the deal was).
         seconds: time spent.
     """
 
@@ -156,6 +156,7 @@ def analyze_deal(
     void: VoidRule = VoidRule.HOUSE,
     review: Collection[int] = (0,),
     *,
+    from_trick: int = 1,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     solver: Any | None = None,
@@ -166,6 +167,7 @@ def analyze_deal(
         result: the deal.
         void: the void rule the deal was played under.
         review: the seats whose every play is valued card by card.
+        from_trick: analyse only this trick and the later ones (1-16).
         deadline: a :func:`time.monotonic` time after which no new solve starts.
         progress: called as ``progress(done, total)`` after each solve.
         solver: a core solver to reuse (one is made otherwise).
@@ -177,17 +179,18 @@ def analyze_deal(
     # One position per trick start: the leader's, and the end.
     by_trick: dict[int, Position] = {}
     for number, seat, pos in positions:
-        if number not in by_trick and not pos.trick:
+        if number not in by_trick and not pos.trick and number >= from_trick:
             by_trick[number] = pos
-    plays = [(n, seat, p) for n, seat, p in positions if seat in review]
+    plays = [(n, seat, p) for n, seat, p in positions if seat in review and n >= from_trick]
     total = len(by_trick) + len(plays)
     done = 0
     solver = solver if solver is not None else new_solver(32)
     values: dict[int, TrickValues] = {}
     reviews: dict[tuple[int, int], PlayReview] = {}
-    first = len(by_trick) + 1
+    end = len(result.tricks) + 1
+    first = end
     for number in sorted(by_trick, reverse=True):
-        if deadline is not None and time.monotonic() > deadline and number < first:
+        if deadline is not None and values and time.monotonic() > deadline:
             break
         pos = by_trick[number]
         # The solver's table is kept between solves: later positions of the same deal
@@ -217,12 +220,9 @@ def analyze_deal(
             done += 1
             if progress:
                 progress(done, total)
-        if number <= len(result.tricks):
-            first = number
+        first = min(first, number)
     ordered_values = tuple(values[n] for n in sorted(values))
     ordered_reviews = tuple(reviews[k] for k in sorted(reviews, key=lambda k: (k[0], (k[1] - result.tricks[k[0] - 1].leader) % 3)))
-    if first > len(result.tricks):
-        first = len(result.tricks) + 1
     return DealAnalysis(
         number=result.number,
         game=result.game,

@@ -248,7 +248,7 @@ def render_summary(result: DealResult, totals: Sequence[int], names: Sequence[st
 def render_analysis(analysis: DealAnalysis, names: Sequence[str], human: int | None,
                     style: CardStyle) -> RenderableType:
     """The values at each analysed trick start, tricks lost, and your better alternatives."""
-    if not analysis.values:
+    if analysis.first_trick > 16:
         return Text(t("analysis.none"))
     parts: list[RenderableType] = [Text(t("analysis.title"), style="bold")]
     if not analysis.complete:

@@ -1,0 +1,78 @@
+"""``ts358 play`` in a real pseudo-terminal (pexpect): one whole deal typed at the prompts,
+then quit (saved, exit 0); and Ctrl-C at a prompt (saved, exit 130)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from ts358.deal import format_decision  # noqa: E402
+from ts358.match import Match  # noqa: E402
+from ts358.players import make_player  # noqa: E402
+from ts358.rules import Rules  # noqa: E402
+from ts358.save import read_save  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = r" > "
+
+
+def first_deal_answers(seed):
+    """Seat 0's answers in deal 1, from the engine with the medium player in every seat."""
+    match = Match(Rules(length=3), seed, ("You", "Left", "Right"))
+    players = [make_player("medium", seed * 3 + s) for s in range(3)]
+    answers = []
+    while not match.results:
+        pending = match.pending()
+        decision = players[pending.seat].decide(pending.view)
+        if pending.seat == 0:
+            answers.append(format_decision(pending.kind, decision))
+        match.apply(decision)
+    return answers, match.results[0]
+
+
+def spawn(home, *args):
+    env = dict(os.environ)
+    env.update(
+        TS358_HOME=str(home), LC_ALL="C.UTF-8", LANG="C.UTF-8", NO_COLOR="1", TERM="xterm",
+        PYTHONPATH=str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", ""),
+    )
+    return pexpect.spawn(
+        sys.executable, ["-m", "ts358", "play", "--deals", "3", "--lang", "en", "--no-analysis", *args],
+        env=env, encoding="utf-8", timeout=30, dimensions=(50, 120),
+    )
+
+
+def test_one_deal_in_a_terminal_then_quit(tmp_path):
+    seed = 13
+    answers, deal = first_deal_answers(seed)
+    child = spawn(tmp_path, "--seed", str(seed))
+    for answer in answers:
+        child.expect(PROMPT)
+        child.sendline(answer)
+    child.expect("Deal 1: ")
+    child.expect(PROMPT)  # the first prompt of deal 2
+    child.sendline("quit")
+    child.expect("Match saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    save = next((tmp_path / "saves").glob("*.json"))
+    match = read_save(save).match
+    assert len(match.results) == 1 and match.results[0].scores == deal.scores
+
+
+def test_ctrl_c_at_a_prompt_saves_and_exits_130(tmp_path):
+    child = spawn(tmp_path, "--seed", "2")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Interrupted")
+    child.expect("Match saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert list((tmp_path / "saves").glob("*.json"))

@@ -173,9 +173,10 @@ class Position:
                     if role in played
                     else (" (players who have played to the trick hold one fewer)" if played else "")
                 )
+                held = len(self.hands[role])
                 raise PositionError(
                     f"hands.{role.label}",
-                    f"holds {len(self.hands[role])} cards, expected {want}{why}",
+                    f"holds {held} card{'' if held == 1 else 's'}, expected {want}{why}",
                 )
 
     def _check_trick(self) -> None:

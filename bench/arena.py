@@ -1,0 +1,87 @@
+"""Throughput of the batch commands, with 1 and with 2 local workers (the scaling ratio).
+
+    python bench/arena.py [--levels easy,medium] [--boards N] [--analyze-deals N]
+                          [--games spades,hearts,no-trump] [--candidates N] [--workers 1,2]
+
+* arena: deals per second of ``ts358 arena --players L,L,L`` (one seating per board, so
+  boards = deals) for each level L;
+* analyze: full-deal double-dummy solves per second of ``ts358 analyze`` (each deal and
+  game: N candidate discards for the chooser, then the third and the dealer).
+
+The 1-worker runs are in-process (no pool); K workers are a spawn pool of K processes, so
+their time includes starting the pool. Scaling ratio = rate(2) / rate(1); 2.0 would be
+perfect on two free cores. Writes bench/results/arena-<date>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import common  # bench/common.py: puts src/ on sys.path, machine info, result files
+
+from ts358.analyze import run_analysis
+from ts358.arena import run_arena
+from ts358.rules import Contract
+
+
+def arena_rate(level: str, boards: int, workers: int, seed: int) -> dict[str, float]:
+    start = time.perf_counter()
+    doc = run_arena((level, level, level), boards, seed, workers=workers)
+    seconds = time.perf_counter() - start
+    return {"deals": doc["deals"], "seconds": round(seconds, 3), "deals_per_s": round(doc["deals"] / seconds, 3)}
+
+
+def analyze_rate(deals: int, games: tuple[Contract, ...], candidates: int, workers: int, seed: int, first: int) -> dict[str, float]:
+    start = time.perf_counter()
+    records = run_analysis(deals, seed, first=first, games=games, candidates=candidates, workers=workers)
+    seconds = time.perf_counter() - start
+    solves = sum(r["solves"] for r in records)
+    return {"deals": deals, "solves": solves, "seconds": round(seconds, 3), "solves_per_s": round(solves / seconds, 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="easy,medium", help="arena levels (hard is slow: minutes a deal)")
+    parser.add_argument("--boards", type=int, default=40, help="arena boards per run (hard: 1)")
+    parser.add_argument("--analyze-deals", type=int, default=4)
+    parser.add_argument("--first", type=int, default=0, help="first analyzed deal")
+    parser.add_argument("--games", default="spades,hearts,no-trump",
+                        help="analyzed games (no-tricks solves can take minutes)")
+    parser.add_argument("--candidates", type=int, default=2)
+    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    counts = [int(w) for w in args.workers.split(",")]
+    games = tuple(Contract.parse(g) for g in args.games.split(",") if g.strip())
+
+    arena: dict[str, dict[str, object]] = {}
+    for level in [x.strip() for x in args.levels.split(",") if x.strip()]:
+        boards = 1 if level == "hard" else args.boards
+        runs = {}
+        for workers in counts:
+            # Same boards per worker count, scaled so each worker has work.
+            runs[str(workers)] = arena_rate(level, boards * workers, workers, args.seed)
+            print(f"arena {level}: {workers} worker(s) {runs[str(workers)]}", flush=True)
+        arena[level] = {"runs": runs}
+        if "1" in runs and "2" in runs:
+            arena[level]["scaling_2_vs_1"] = round(runs["2"]["deals_per_s"] / runs["1"]["deals_per_s"], 2)
+
+    analyze: dict[str, object] = {"games": [g.label for g in games], "candidates": args.candidates, "runs": {}}
+    if args.analyze_deals > 0:
+        runs = {}
+        for workers in counts:
+            runs[str(workers)] = analyze_rate(
+                args.analyze_deals, games, args.candidates, workers, args.seed, args.first
+            )
+            print(f"analyze: {workers} worker(s) {runs[str(workers)]}", flush=True)
+        analyze["runs"] = runs
+        if "1" in runs and "2" in runs:
+            analyze["scaling_2_vs_1"] = round(runs["2"]["solves_per_s"] / runs["1"]["solves_per_s"], 2)
+
+    path = common.write_results("arena", {"arena": arena, "analyze": analyze, "args": vars(args)})
+    print(f"written to {path}")
+
+
+if __name__ == "__main__":
+    main()

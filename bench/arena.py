@@ -10,12 +10,15 @@
 
 The 1-worker runs are in-process (no pool); K workers are a spawn pool of K processes, so
 their time includes starting the pool. Scaling ratio = rate(2) / rate(1); 2.0 would be
-perfect on two free cores. Writes bench/results/arena-<date>.json.
+perfect on two free cores. CPU seconds (this process and its reaped workers) give rates per
+CPU second too: when the machine is shared, these show the parallel overhead apart from the
+cores the others take. Writes bench/results/arena-<date>.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
@@ -25,19 +28,35 @@ from ts358.arena import run_arena
 from ts358.rules import Contract
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the pool's workers are reaped
+    when the pool shuts down, so their time is in RUSAGE_CHILDREN by then)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
 def arena_rate(level: str, boards: int, workers: int, seed: int) -> dict[str, float]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     doc = run_arena((level, level, level), boards, seed, workers=workers)
-    seconds = time.perf_counter() - start
-    return {"deals": doc["deals"], "seconds": round(seconds, 3), "deals_per_s": round(doc["deals"] / seconds, 3)}
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    return {
+        "deals": doc["deals"], "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
+        "deals_per_s": round(doc["deals"] / seconds, 3), "deals_per_cpu_s": round(doc["deals"] / cpu, 3),
+    }
 
 
 def analyze_rate(deals: int, games: tuple[Contract, ...], candidates: int, workers: int, seed: int, first: int) -> dict[str, float]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     records = run_analysis(deals, seed, first=first, games=games, candidates=candidates, workers=workers)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     solves = sum(r["solves"] for r in records)
-    return {"deals": deals, "solves": solves, "seconds": round(seconds, 3), "solves_per_s": round(solves / seconds, 3)}
+    return {
+        "deals": deals, "solves": solves, "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
+        "solves_per_s": round(solves / seconds, 3), "solves_per_cpu_s": round(solves / cpu, 3),
+    }
 
 
 def main() -> None:

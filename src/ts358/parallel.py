@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -154,6 +155,22 @@ def run_chunks(
     return _run_pool(fn, chunks, min(count, len(chunks)), retries, on_done)
 
 
+def _worker_init() -> None:
+    # Ctrl-C in the terminal reaches every process of the group: only the parent handles it
+    # (it stops the workers), so the workers don't each print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way to kill them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
 def _run_pool(
     fn: Callable[[C], R],
     chunks: Sequence[C],
@@ -167,7 +184,7 @@ def _run_pool(
     context = multiprocessing.get_context("spawn")
     while pending:
         lost: list[int] = []
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
             inflight: dict[Future[R], int] = {}
             popped: int | None = None
             try:
@@ -195,6 +212,11 @@ def _run_pool(
                         lost.append(index)
                 if popped is not None:  # the future whose result() raised
                     lost.append(popped)
+            except BaseException:
+                # Ctrl-C or an error in a chunk: don't wait for the chunks still running
+                # (a solve can take minutes); stop the workers and re-raise.
+                _stop(pool)
+                raise
         for index in sorted(lost, reverse=True):
             if attempts[index] > retries:
                 raise WorkerLost(

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from ts358.arena import (
     BoardOutcome,
+    TimeHistogram,
     make_board,
     play_board,
     run_arena,
@@ -133,9 +134,9 @@ def test_summary_worked_by_hand():
     # Seatings in order: (A,B,B), (B,A,B), (B,B,A).
     boards = [
         BoardOutcome(0, 1, ((2, -1, -1), (1, 1, -2), (0, 0, 0)), ("hearts",) * 3,
-                     {"A": [0.001, 0.003], "B": [0.002]}),
+                     {"A": TimeHistogram([0.001, 0.003]), "B": TimeHistogram([0.002])}),
         BoardOutcome(1, 2, ((-2, 1, 1), (0, -3, 3), (1, 2, -3)), ("spades",) * 3,
-                     {"A": [0.010], "B": []}),
+                     {"A": TimeHistogram([0.010]), "B": TimeHistogram()}),
     ]
     doc = summarize(("A", "B", "B"), list(reversed(boards)))  # order given doesn't matter
     a, b = doc["results"]
@@ -151,11 +152,27 @@ def test_summary_worked_by_hand():
     assert a["won"] == pytest.approx((11 / 6) / 6, abs=1e-4)
     assert b["won"] == pytest.approx((7 / 6 + 3) / 12, abs=1e-4)
     assert a["seat_deals"] == 6 and b["seat_deals"] == 12
-    assert a["decisions"] == 3 and a["decision_ms"] == {"median": 3.0, "max": 10.0}
-    assert b["decision_ms"] == {"median": 2.0, "max": 2.0}
+    assert a["decisions"] == 3 and b["decisions"] == 1
+    assert a["decision_ms"]["median"] == pytest.approx(3.0, rel=0.005)
+    assert a["decision_ms"]["max"] == 10.0
+    assert b["decision_ms"]["median"] == pytest.approx(2.0, rel=0.005)
     (pair,) = doc["pairs"]
     assert (pair["a"], pair["b"]) == ("A", "B")
     assert pair["mean_difference"] == pytest.approx((1.5 - 4) / 2, abs=1e-4)
+
+
+def test_time_histogram_median_within_half_a_percent():
+    import random
+    import statistics
+
+    rng = random.Random(3)
+    times = [rng.lognormvariate(-7, 2) for _ in range(2001)]
+    whole = TimeHistogram(times[:1000])
+    whole.merge(TimeHistogram(times[1000:]))
+    assert whole.count == 2001 and whole.max == max(times)
+    assert whole.median() == pytest.approx(statistics.median(times), rel=0.005)
+    assert TimeHistogram().median() is None
+    assert TimeHistogram([0.0]).median() == 0.0
 
 
 def test_one_board_has_no_interval():

@@ -23,7 +23,8 @@ Statistics, per configuration (equal configurations are pooled: ``medium`` in
   are not);
 * **won**: the share of its seat-deals in which it had the highest score of the deal, a tie
   for the highest shared equally (two tied: half a win each). Three equal players win 1/3;
-* **decision time**: median and maximum of the wall-clock time of each ``decide`` call.
+* **decision time**: median (to 0.5%, from a histogram) and maximum of the wall-clock time
+  of each ``decide`` call.
 
 Scores and wins are reproducible from the seed; decision times of course are not.
 """
@@ -37,7 +38,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .deal import Deal, DealSetup, IllegalDecision
@@ -48,6 +49,7 @@ from .rules import Contract, Rules
 __all__ = [
     "Board",
     "BoardOutcome",
+    "TimeHistogram",
     "make_board",
     "seat_permutations",
     "play_board",
@@ -94,14 +96,60 @@ class BoardOutcome:
     """A board played in every seat permutation.
 
     ``scores[p][seat]`` is the deal score of ``seat`` in permutation ``p`` (of
-    :func:`seat_permutations`); ``games[p]`` the game chosen; ``times[label]`` the seconds
-    of each decision of that configuration on this board."""
+    :func:`seat_permutations`); ``games[p]`` the game chosen; ``times[label]`` the times
+    of the decisions of that configuration on this board, in seconds."""
 
     index: int
     number: int
     scores: tuple[tuple[int, int, int], ...]
     games: tuple[str, ...]
-    times: dict[str, list[float]]
+    times: dict[str, TimeHistogram]
+
+
+class TimeHistogram:
+    """Decision times in logarithmic bins 1% wide: a run of millions of decisions keeps a
+    few hundred counts, not every time. The median is the centre of its bin (within 0.5%);
+    the maximum is exact."""
+
+    STEP = math.log(1.01)
+    FLOOR = 1e-7  # seconds; anything faster counts as this
+
+    __slots__ = ("bins", "count", "max")
+
+    def __init__(self, seconds: Iterable[float] = ()) -> None:
+        self.bins: dict[int, int] = {}
+        self.count = 0
+        self.max = 0.0
+        for t in seconds:
+            self.add(t)
+
+    def add(self, seconds: float) -> None:
+        b = int(math.log(max(seconds, self.FLOOR) / self.FLOOR) / self.STEP)
+        self.bins[b] = self.bins.get(b, 0) + 1
+        self.count += 1
+        self.max = max(self.max, seconds)
+
+    def merge(self, other: TimeHistogram) -> None:
+        for b, n in other.bins.items():
+            self.bins[b] = self.bins.get(b, 0) + n
+        self.count += other.count
+        self.max = max(self.max, other.max)
+
+    def median(self) -> float | None:
+        if not self.count:
+            return None
+        seen = 0
+        for b in sorted(self.bins):
+            seen += self.bins[b]
+            if 2 * seen >= self.count:
+                return min(self.FLOOR * math.exp((b + 0.5) * self.STEP), self.max)
+        raise AssertionError("unreachable")
+
+    def __getstate__(self) -> tuple[dict[int, int], int, float]:
+        return (self.bins, self.count, self.max)
+
+    def __setstate__(self, state: tuple[dict[int, int], int, float]) -> None:
+        self.bins, self.count, self.max = state
 
 
 def _rng(*key: object) -> random.Random:
@@ -152,7 +200,7 @@ def play_board(
     ``factory(config, player_seed)`` (default: :func:`ts358.players.make_player`)."""
     scores = []
     games = []
-    times: dict[str, list[float]] = {label: [] for label in labels(configs)}
+    times = {label: TimeHistogram() for label in labels(configs)}
     clock = time.perf_counter
     for p, perm in enumerate(seat_permutations(configs)):
         players = [factory(perm[s], _seed("arena-player", seed, board.index, p, s)) for s in range(3)]
@@ -164,7 +212,7 @@ def play_board(
             seat = pending.seat
             start = clock()
             decision = players[seat].decide(pending.view)
-            times[perm[seat]].append(clock() - start)
+            times[perm[seat]].add(clock() - start)
             try:
                 deal.apply(decision)
             except IllegalDecision as exc:
@@ -235,7 +283,7 @@ def summarize(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) -> dict[
     per_board: dict[str, list[float]] = {n: [] for n in names}
     wins = {n: 0.0 for n in names}
     seat_deals = {n: 0 for n in names}
-    times: dict[str, list[float]] = {n: [] for n in names}
+    times = {n: TimeHistogram() for n in names}
     digest = hashlib.sha256()
     for outcome in outcomes:
         sums = {n: 0.0 for n in names}
@@ -253,7 +301,8 @@ def summarize(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) -> dict[
                     wins[label] += 1 / len(winners)
         for n in names:
             per_board[n].append(sums[n] / counts[n])
-            times[n].extend(outcome.times.get(n, ()))
+            if n in outcome.times:
+                times[n].merge(outcome.times[n])
     results = []
     for n in names:
         entry: dict[str, Any] = {"config": n, "seats": configs.count(n)}
@@ -265,10 +314,11 @@ def summarize(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) -> dict[
         else:
             entry.update(mean=None, ci95=None, won=None)
         entry["seat_deals"] = seat_deals[n]
-        entry["decisions"] = len(times[n])
+        median = times[n].median()
+        entry["decisions"] = times[n].count
         entry["decision_ms"] = {
-            "median": _round(statistics.median(times[n]) * 1000, 3) if times[n] else None,
-            "max": _round(max(times[n]) * 1000, 3) if times[n] else None,
+            "median": None if median is None else _round(median * 1000, 3),
+            "max": _round(times[n].max * 1000, 3) if times[n].count else None,
         }
         results.append(entry)
     pairs = []

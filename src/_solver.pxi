@@ -10,7 +10,7 @@
 # The search runs without the GIL; every CHECK_INTERVAL nodes it takes the GIL to call
 # PyErr_CheckSignals, and on failure unwinds (st.abort) so the wrapper can re-raise.
 
-from libc.stdint cimport uint8_t, int8_t, uint32_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from cpython.exc cimport PyErr_Occurred
@@ -22,19 +22,31 @@ cdef extern from "Python.h":
 
 cdef enum:
     CHECK_INTERVAL = 1 << 16
-    BUCKET = 4              # entries per table bucket
+    BUCKET = 16              # entries per table bucket
+    MINK = 2                # top cards per suit always exact (and hashed)
     NO_MOVE = 255
 
 
+# Partition search. A search result at a trick boundary comes with a set R of "relevant"
+# cards (a bitboard): the result holds for every position with the same hand shapes (suit
+# lengths of each hand), the same leader, and, in each suit, the same owners of the cards
+# ranked at or above the lowest relevant card of that suit; the lower cards of the suit
+# ("small cards") may be spread differently. R collects the cards that won a trick by rank
+# (beating another card of their suit), the cards that made a quick-trick bound hold, and,
+# for a card that stood for a run of equivalent cards and mattered by rank, the run's
+# lowest card. A table entry stores, per suit, how many top cards are exact (k_s, at
+# least the top one so that the top owners can go into the hash), and the owners of those
+# cards as relative-rank hands of seats 0 and 1 (seat 2 holds the rest).
 cdef struct TTEntry:
-    uint64_t k0             # relative-rank hand of seat 0, spare lane bits hold the meta data
-    uint64_t k1             # seat 1, spare bits: the rest of the meta data
-    uint64_t k2             # seat 2
+    uint64_t key            # shape, top owners, leader and meta data (see _boundary_key)
+    uint64_t h0             # relative-rank hand of seat 0, masked to the exact cards
+    uint64_t h1             # same for seat 1
+    uint16_t kpack          # k_s for the four suits, 4 bits each
     int8_t lo               # lower bound on f
     int8_t hi               # upper bound on f
-    uint8_t best            # leader's best move as suit * 16 + relative rank, or NO_MOVE
+    uint8_t best            # leader's best move: suit * 16 + cards in play above it
     uint8_t work            # log2 of the nodes spent on the entry (replacement priority)
-    uint32_t spare
+    uint16_t spare
 
 
 cdef struct SolverState:
@@ -48,13 +60,34 @@ cdef struct SolverState:
     int void_rule
     int player
     int misere              # 1 in no-tricks: P minimises f
-    uint64_t meta0[3]       # key bits for k0 / k1 by leader
-    uint64_t meta1[3]
+    uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
     int64_t check_at
     int abort
     TTEntry* tt
     uint64_t tt_mask        # number of buckets - 1
+
+
+# ---------------------------------------------------------------- bit counting
+
+cdef extern from *:
+    """
+    /* popcount without relying on the compile target: plain x86-64 builds (no -mpopcnt)
+       turn __builtin_popcountll into a libgcc call, several times slower than this. */
+    #if defined(__POPCNT__) || defined(__ARM_NEON) || defined(__aarch64__)
+    static inline int ts_pc(unsigned long long x) { return __builtin_popcountll(x); }
+    #elif defined(_MSC_VER)
+    static inline int ts_pc(unsigned long long x) { return (int)__popcnt64(x); }
+    #else
+    static inline int ts_pc(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
+    """
+    int ts_pc(uint64_t x) noexcept nogil
 
 
 # ---------------------------------------------------------------- relative ranks
@@ -96,7 +129,7 @@ cdef inline uint64_t _pext13(uint64_t x, uint64_t m) noexcept nogil:
     """The bits of x selected by m (13-bit lanes), packed to the bottom."""
     cdef uint64_t lo = PEXT7[((m & 127) << 7) | (x & 127)]
     cdef uint64_t hi = PEXT6[((m >> 7) << 6) | (x >> 7)]
-    return lo | (hi << popcount(m & 127))
+    return lo | (hi << ts_pc(m & 127))
 
 
 cdef inline uint64_t _rel_hand(uint64_t h, uint64_t inplay) noexcept nogil:
@@ -108,16 +141,13 @@ cdef inline uint64_t _rel_hand(uint64_t h, uint64_t inplay) noexcept nogil:
     return out
 
 
-cdef inline int _unrel_card(int rel, uint64_t inplay) noexcept nogil:
-    """The card in play whose relative rank in its suit is `rel` (suit * 16 + relative rank)."""
-    cdef int s = rel >> 4
-    return nth_card(inplay & suit_mask(s), rel & 15)
+cdef inline uint64_t _above(int card) noexcept nogil:
+    """All bits above `card` (any suit: mask with a suit lane)."""
+    return ~((((<uint64_t>1) << card) << 1) - 1)
 
 
-cdef inline uint64_t _spread_spare(uint64_t bits) noexcept nogil:
-    """Up to 12 bits placed in the unused top three bits of each 16-bit lane."""
-    return (((bits & 7) << 13) | (((bits >> 3) & 7) << 29) | (((bits >> 6) & 7) << 45)
-            | (((bits >> 9) & 7) << 61))
+cdef inline uint64_t _below(int card) noexcept nogil:
+    return ((<uint64_t>1) << card) - 1
 
 
 # ---------------------------------------------------------------- equivalent cards
@@ -138,63 +168,109 @@ cdef inline uint64_t _run_tops(uint64_t h, uint64_t gaps) noexcept nogil:
     return h & ~(f >> 1)
 
 
+cdef inline uint64_t _run_bottoms(uint64_t h, uint64_t gaps) noexcept nogil:
+    """Cards of h that are the lowest of their run (mirror of _run_tops)."""
+    cdef uint64_t f = h
+    cdef uint64_t g = gaps
+    f |= g & (f << 1)
+    g &= g << 1
+    f |= g & (f << 2)
+    g &= g << 2
+    f |= g & (f << 4)
+    g &= g << 4
+    f |= g & (f << 8)
+    return h & ~(f << 1)
+
+
+cdef inline uint64_t _run_adjust(uint64_t rel, int card, uint64_t hand,
+                                 uint64_t gaps) noexcept nogil:
+    """A run's top card played and found relevant: its equivalents (the rest of the run) were
+    not searched, so the whole run must stay exact: add the run's lowest card."""
+    cdef uint64_t bottoms
+    if (rel >> card) & 1:
+        bottoms = _run_bottoms(hand | ((<uint64_t>1) << card), gaps) & _below(card + 1)
+        rel |= (<uint64_t>1) << highest_card(bottoms)
+    return rel
+
+
 # ---------------------------------------------------------------- transposition table
 
-cdef inline uint64_t _hash3(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
-    cdef uint64_t x = a * <uint64_t>0x9E3779B97F4A7C15
-    x ^= (b + <uint64_t>0x632BE59BD9B4E019) * <uint64_t>0xC2B2AE3D27D4EB4F
-    x = (x ^ (x >> 29)) + c * <uint64_t>0x165667B19E3779F9
-    x ^= x >> 32
-    x *= <uint64_t>0xD6E8FEB86659FD93
+cdef inline uint64_t _mix64(uint64_t x) noexcept nogil:
+    x ^= x >> 31
+    x *= <uint64_t>0x9E3779B97F4A7C15
     x ^= x >> 29
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    x ^= x >> 32
     return x
 
 
-cdef inline TTEntry* _tt_probe(SolverState* st, uint64_t k0, uint64_t k1,
-                               uint64_t k2) noexcept nogil:
-    cdef TTEntry* b = st.tt + (_hash3(k0, k1, k2) & st.tt_mask) * BUCKET
-    cdef int i
-    for i in range(BUCKET):
-        if b[i].k0 == k0 and b[i].k1 == k1 and b[i].k2 == k2:
-            return &b[i]
-    return NULL
+cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay) noexcept nogil:
+    """Suit lengths of every hand (hand 2's last suit is implied), the owner of each suit's
+    top card, leader, player, contract and void rule."""
+    cdef uint64_t key = st.meta | (<uint64_t>st.leader << 60)
+    cdef uint64_t lane, top
+    cdef int s, owner
+    for s in range(4):
+        lane = inplay & suit_mask(s)
+        key |= <uint64_t>ts_pc(st.hands[0] & lane) << (4 * s)
+        key |= <uint64_t>ts_pc(st.hands[1] & lane) << (16 + 4 * s)
+        if s < 3:
+            key |= <uint64_t>ts_pc(st.hands[2] & lane) << (32 + 4 * s)
+        if lane:
+            top = (<uint64_t>1) << highest_card(lane)
+            owner = 0 if st.hands[0] & top else (1 if st.hands[1] & top else 2)
+        else:
+            owner = 3
+        key |= <uint64_t>owner << (44 + 2 * s)
+    return key
 
 
-cdef inline void _tt_store(SolverState* st, uint64_t k0, uint64_t k1, uint64_t k2,
-                           int lo, int hi, int best, int work) noexcept nogil:
-    cdef TTEntry* b = st.tt + (_hash3(k0, k1, k2) & st.tt_mask) * BUCKET
-    cdef TTEntry* e = NULL
-    cdef int i
-    for i in range(BUCKET):
-        if b[i].k0 == k0 and b[i].k1 == k1 and b[i].k2 == k2:
-            e = &b[i]
-            if lo > e.lo:
-                e.lo = lo
-            if hi < e.hi:
-                e.hi = hi
-            if best != NO_MOVE:
-                e.best = best
-            if work > e.work:
-                e.work = work
-            return
-    # Not present: take an empty slot, else the one that cost the least to compute.
-    e = &b[0]
-    for i in range(BUCKET):
-        if b[i].k0 == 0:
-            e = &b[i]
-            break
-        if b[i].work < e.work:
-            e = &b[i]
-    e.k0 = k0
-    e.k1 = k1
-    e.k2 = k2
-    e.lo = lo
-    e.hi = hi
-    e.best = best
-    e.work = work
+cdef inline uint64_t _pattern_mask(int kpack, uint64_t inplay) noexcept nogil:
+    """Relative-rank mask of the top k_s cards of each suit."""
+    cdef uint64_t mask = 0
+    cdef int s, k, n
+    for s in range(4):
+        k = (kpack >> (4 * s)) & 15
+        if k:
+            n = ts_pc(inplay & suit_mask(s))
+            mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
+    return mask
 
 
-# ---------------------------------------------------------------- search
+cdef inline int _kpack_of(uint64_t rel, uint64_t inplay) noexcept nogil:
+    """k_s per suit from a relevant-card set (at least MINK, or all, for a suit in play)."""
+    cdef int s, k, m, kpack = 0
+    cdef uint64_t lane, r
+    for s in range(4):
+        lane = inplay & suit_mask(s)
+        if not lane:
+            continue
+        r = rel & lane
+        k = ts_pc(lane)
+        m = MINK if k > MINK else k
+        if r:
+            k = ts_pc(lane & ~_below(lowest_card(r)))
+            if k < m:
+                k = m
+        else:
+            k = m
+        kpack |= k << (4 * s)
+    return kpack
+
+
+cdef inline uint64_t _rel_of(int kpack, uint64_t inplay) noexcept nogil:
+    """The relevant-card set an entry stands for: the lowest exact card of each suit."""
+    cdef uint64_t rel = 0, lane
+    cdef int s, k
+    for s in range(4):
+        k = (kpack >> (4 * s)) & 15
+        if k:
+            lane = inplay & suit_mask(s)
+            rel |= (<uint64_t>1) << nth_card(lane, ts_pc(lane) - k)
+    return rel
+
+
+# ---------------------------------------------------------------- search helpers
 
 cdef inline int _check_signals(SolverState* st) noexcept nogil:
     st.check_at += CHECK_INTERVAL
@@ -219,74 +295,132 @@ cdef inline int _order_value(int card, int trump) noexcept nogil:
     return card_rank(card)
 
 
-cdef inline int _search(SolverState* st, int target) noexcept nogil:
-    if st.ntrick == 0:
-        return _search_lead(st, target)
-    return _search_follow(st, target)
+cdef inline uint64_t _rank_winner(const int* cards, int w) noexcept nogil:
+    """The winning card of a complete trick as a relevant card if it beat another card of
+    its suit (its rank decided the trick), else nothing."""
+    cdef int i, s = card_suit(cards[w])
+    for i in range(3):
+        if i != w and card_suit(cards[i]) == s:
+            return (<uint64_t>1) << cards[w]
+    return 0
 
 
-cdef int _search_lead(SolverState* st, int target) noexcept nogil:
-    """f >= target? at a trick boundary (st.ntrick == 0)."""
+cdef inline int _top_seq(uint64_t mine, uint64_t lane, uint64_t* low) noexcept nogil:
+    """Number of top cards of a suit (in play: lane) held in `mine`; low: the lowest of them."""
+    cdef uint64_t others = lane & ~mine
+    cdef uint64_t tops
+    if others:
+        tops = mine & _above(highest_card(others))
+    else:
+        tops = mine & lane
+    if tops:
+        low[0] = tops & (~tops + 1)
+        return ts_pc(tops)
+    return 0
+
+
+cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) noexcept nogil:
+    """Tricks seat X on lead takes for sure by cashing top cards (trumps first, side suits
+    only as long as every other seat holding trumps still follows)."""
+    cdef int s, c, limit, o, count = 0
+    cdef uint64_t lane, low, mine
+    cdef int trump = st.trump
+    for s in range(4):
+        lane = inplay & suit_mask(s)
+        mine = st.hands[X] & lane
+        if not mine:
+            continue
+        c = _top_seq(mine, lane, &low)
+        if c == 0:
+            continue
+        if trump >= 0 and s != trump:
+            limit = 99
+            for o in range(3):
+                if o != X and st.hands[o] & suit_mask(trump):
+                    limit = min(limit, ts_pc(st.hands[o] & lane))
+            if limit < c:
+                c = limit
+                if c == 0:
+                    continue
+                low = (<uint64_t>1) << nth_card(mine & lane, ts_pc(mine & lane) - c)
+        count += c
+        rel[0] |= low
+    return count
+
+
+cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
+                        uint64_t* rlo, uint64_t* rhi) noexcept nogil:
+    """Sure bounds on f at a trick boundary, each with the cards that make it hold."""
     cdef int n = st.tricks_left
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int i, j, k, w, nmoves, card, r, maximizer, lo, hi, best, bestrel, tmp
-    cdef int cards[3]
-    cdef int moves[16]
-    cdef int scores[16]
-    cdef uint64_t inplay, hand, reps, k0, k1, k2, bit
-    cdef int64_t nodes0
-    cdef TTEntry* e
-    if target <= 0:
-        return 1
-    if target > n:
-        return 0
-    if n == 1:
-        for i in range(3):
-            cards[i] = lowest_card(st.hands[(L + i) % 3])
-        w = (L + trick_winner_c(cards, 3, st.trump)) % 3
-        return 1 if w == P else 0
-    st.nodes += 1
-    if st.nodes >= st.check_at:
-        if _check_signals(st):
-            return 0
-    nodes0 = st.nodes
-    inplay = st.hands[0] | st.hands[1] | st.hands[2]
-    k0 = _rel_hand(st.hands[0], inplay) | st.meta0[L]
-    k1 = _rel_hand(st.hands[1], inplay) | st.meta1[L]
-    k2 = _rel_hand(st.hands[2], inplay)
-    lo = 0
-    hi = n
-    bestrel = NO_MOVE
-    e = _tt_probe(st, k0, k1, k2)
-    if e != NULL:
-        lo = e.lo
-        hi = e.hi
-        if lo >= target:
-            return 1
-        if hi < target:
-            return 0
-        bestrel = e.best
-
-    maximizer = (L == P) != st.misere
-    hand = st.hands[L]
-    reps = _run_tops(hand, DECK & ~inplay)
-    nmoves = 0
-    best = -1
-    if bestrel != NO_MOVE:
-        best = _unrel_card(bestrel, inplay)
-        # The stored card may be any card of its run: use the run's top.
-        best = lowest_card(reps & ~(((<uint64_t>1) << best) - 1))
-    while reps:
-        card = lowest_card(reps)
-        reps &= reps - 1
-        moves[nmoves] = card
-        if card == best:
-            scores[nmoves] = 1000
+    cdef int s, o, c, c1, c2
+    cdef uint64_t lane, low, r, pl, lane_o, tmp
+    cdef int trump = st.trump
+    lo[0] = 0
+    hi[0] = n
+    rlo[0] = 0
+    rhi[0] = 0
+    if not st.misere:
+        if trump >= 0:
+            lane = inplay & suit_mask(trump)
+            # P's top trumps each take a trick, whoever leads.
+            c = _top_seq(st.hands[P] & lane, lane, &low)
+            if c:
+                lo[0] = c
+                rlo[0] = low
+            # Each trump of one opponent above P's trumps takes a trick for the pair.
+            pl = st.hands[P] & lane
+            c1 = 0
+            r = 0
+            for o in range(3):
+                if o == P:
+                    continue
+                lane_o = st.hands[o] & lane
+                if pl:
+                    lane_o &= _above(highest_card(pl))
+                c2 = ts_pc(lane_o)
+                if c2 > c1:
+                    c1 = c2
+            if c1:
+                hi[0] = n - c1
+                if pl:
+                    rhi[0] = (<uint64_t>1) << highest_card(pl)
+        if L == P:
+            r = 0
+            c = _sure_on_lead(st, P, inplay, &r)
+            if c > lo[0]:
+                lo[0] = c
+                rlo[0] = r
         else:
-            scores[nmoves] = _lead_score(st, card, inplay)
-        nmoves += 1
-    # insertion sort, highest score first
+            r = 0
+            c = _sure_on_lead(st, L, inplay, &r)
+            if n - c < hi[0]:
+                hi[0] = n - c
+                rhi[0] = r
+    else:
+        if L == P:
+            # P takes every trick if each card it holds is above all other cards of its suit.
+            r = 0
+            for s in range(4):
+                lane = inplay & suit_mask(s)
+                pl = st.hands[P] & lane
+                if not pl:
+                    continue
+                tmp = lane & ~pl
+                if tmp:
+                    if highest_card(tmp) > lowest_card(pl):
+                        return
+                    r |= pl & (~pl + 1)
+            lo[0] = n
+            rlo[0] = r
+
+
+# ---------------------------------------------------------------- search
+
+cdef inline void _sort_moves(int* moves, int* scores, int nmoves) noexcept nogil:
+    """Insertion sort, highest score first."""
+    cdef int i, j, card, tmp
     for i in range(1, nmoves):
         card = moves[i]
         tmp = scores[i]
@@ -298,43 +432,179 @@ cdef int _search_lead(SolverState* st, int target) noexcept nogil:
         moves[j + 1] = card
         scores[j + 1] = tmp
 
-    r = 0 if maximizer else 1
+
+cdef inline int _search(SolverState* st, int target, uint64_t* rel) noexcept nogil:
+    if st.ntrick == 0:
+        return _search_lead(st, target, rel)
+    return _search_follow(st, target, rel)
+
+
+cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil:
+    """f >= target? at a trick boundary (st.ntrick == 0). rel: the relevant cards."""
+    cdef int n = st.tricks_left
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int i, k, w, nmoves, card, r, maximizer, lo, hi, best, kpack, s
+    cdef int cards[3]
+    cdef int moves[16]
+    cdef int scores[16]
+    cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, gaps, crel, acc, rlo, rhi
+    cdef int64_t nodes0
+    cdef TTEntry* b
+    cdef TTEntry* e
+    rel[0] = 0
+    if target <= 0:
+        return 1
+    if target > n:
+        return 0
+    if n == 1:
+        for i in range(3):
+            cards[i] = lowest_card(st.hands[(L + i) % 3])
+        k = trick_winner_c(cards, 3, st.trump)
+        rel[0] = _rank_winner(cards, k)
+        return 1 if (L + k) % 3 == P else 0
+    st.nodes += 1
+    if st.nodes >= st.check_at:
+        if _check_signals(st):
+            return 0
+    nodes0 = st.nodes
+    inplay = st.hands[0] | st.hands[1] | st.hands[2]
+
+    # Quick tricks.
+    _quick_bounds(st, inplay, &lo, &hi, &rlo, &rhi)
+    if lo >= target:
+        rel[0] = rlo
+        return 1
+    if hi < target:
+        rel[0] = rhi
+        return 0
+
+    # Table.
+    key = _boundary_key(st, inplay)
+    h0r = _rel_hand(st.hands[0], inplay)
+    h1r = _rel_hand(st.hands[1], inplay)
+    mask = _pattern_mask(_kpack_of(0, inplay), inplay)
+    b = st.tt + (_mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask))) & st.tt_mask) * BUCKET
+    best = NO_MOVE
+    for i in range(BUCKET):
+        e = &b[i]
+        if e.key != key:
+            continue
+        mask = _pattern_mask(e.kpack, inplay)
+        if (h0r & mask) != e.h0 or (h1r & mask) != e.h1:
+            continue
+        if e.lo >= target:
+            rel[0] = _rel_of(e.kpack, inplay)
+            return 1
+        if e.hi < target:
+            rel[0] = _rel_of(e.kpack, inplay)
+            return 0
+        if e.best != NO_MOVE:
+            best = e.best
+
+    maximizer = (L == P) != st.misere
+    hand = st.hands[L]
+    gaps = DECK & ~inplay
+    reps = _run_tops(hand, gaps)
+    if best != NO_MOVE:
+        s = best >> 4
+        k = ts_pc(inplay & suit_mask(s)) - 1 - (best & 15)
+        best = -1
+        if k >= 0:
+            card = nth_card(inplay & suit_mask(s), k)
+            if (hand >> card) & 1:
+                # Any card of a run may have been stored: use the run's top.
+                best = lowest_card(reps & ~_below(card))
+    else:
+        best = -1
+    nmoves = 0
+    while reps:
+        card = lowest_card(reps)
+        reps &= reps - 1
+        moves[nmoves] = card
+        if card == best:
+            scores[nmoves] = 10000
+        else:
+            scores[nmoves] = _lead_score(st, card, inplay)
+        nmoves += 1
+    _sort_moves(moves, scores, nmoves)
+
+    r = 1 - maximizer
     best = -1
+    acc = 0
     for i in range(nmoves):
         card = moves[i]
         bit = (<uint64_t>1) << card
         st.hands[L] ^= bit
         st.trick[0] = card
         st.ntrick = 1
-        k = _search_follow(st, target)
+        k = _search_follow(st, target, &crel)
         st.ntrick = 0
         st.hands[L] ^= bit
         if st.abort:
             return 0
+        crel = _run_adjust(crel, card, hand & ~bit, gaps)
         if k == maximizer:
             r = k
             best = card
+            acc = crel
             break
-    if r:
-        if target > lo:
-            lo = target
-    else:
-        if target - 1 < hi:
-            hi = target - 1
+        acc |= crel
+    rel[0] = acc
+    kpack = _kpack_of(acc, inplay)
+    mask = _pattern_mask(kpack, inplay)
     if best >= 0:
-        bestrel = card_suit(best) * 16 + popcount(inplay & suit_mask(card_suit(best))
-                                                   & (((<uint64_t>1) << best) - 1))
+        s = card_suit(best)
+        best = s * 16 + ts_pc(inplay & suit_mask(s) & _above(best))
     else:
-        bestrel = NO_MOVE
-    _tt_store(st, k0, k1, k2, lo, hi, bestrel, _ilog2(st.nodes - nodes0 + 1))
+        best = NO_MOVE
+    if r:
+        _tt_store(b, key, h0r & mask, h1r & mask, kpack, target, n, best,
+                  _ilog2(st.nodes - nodes0 + 1))
+    else:
+        _tt_store(b, key, h0r & mask, h1r & mask, kpack, 0, target - 1, best,
+                  _ilog2(st.nodes - nodes0 + 1))
     return r
+
+
+cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, int kpack,
+                           int lo, int hi, int best, int work) noexcept nogil:
+    cdef TTEntry* e
+    cdef int i
+    for i in range(BUCKET):
+        e = &b[i]
+        if e.key == key and e.kpack == kpack and e.h0 == h0 and e.h1 == h1:
+            if lo > e.lo:
+                e.lo = lo
+            if hi < e.hi:
+                e.hi = hi
+            if best != NO_MOVE:
+                e.best = best
+            if work > e.work:
+                e.work = work
+            return
+    # Not present: take an empty slot, else the one that cost the least to compute.
+    e = &b[0]
+    for i in range(BUCKET):
+        if b[i].key == 0:
+            e = &b[i]
+            break
+        if b[i].work < e.work:
+            e = &b[i]
+    e.key = key
+    e.h0 = h0
+    e.h1 = h1
+    e.kpack = kpack
+    e.lo = lo
+    e.hi = hi
+    e.best = best
+    e.work = work
 
 
 cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept nogil:
     """Move-ordering score for a card led (higher first)."""
     cdef int s = card_suit(card)
-    cdef uint64_t above = inplay & suit_mask(s) & ~((((<uint64_t>1) << card) << 1) - 1)
-    cdef int top = above == 0
+    cdef int top = (inplay & suit_mask(s) & _above(card)) == 0
     if st.misere:
         # Everyone tries low leads first.
         return 20 - card_rank(card)
@@ -343,20 +613,21 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
     return 20 - card_rank(card)
 
 
-cdef int _search_follow(SolverState* st, int target) noexcept nogil:
-    """f >= target? with 1 or 2 cards on the table."""
+cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nogil:
+    """f >= target? with 1 or 2 cards on the table. rel: the relevant cards."""
     cdef int nt = st.ntrick
     cdef int L = st.leader
     cdef int P = st.player
     cdef int mover = (L + nt) % 3
     cdef int trump = st.trump
-    cdef int i, j, k, w, nmoves, card, r, maximizer, tmp, winner_idx, wins, side_winning
+    cdef int i, k, w, nmoves, card, r, maximizer, winner_idx, wins, side_winning
     cdef int moves[16]
     cdef int scores[16]
-    cdef uint64_t inplay, hand, legal, reps, bit
+    cdef uint64_t inplay, hand, legal, reps, bit, gaps, crel, acc
     cdef int saved_left
     cdef int t0 = st.trick[0]
     cdef int t1 = st.trick[1]
+    rel[0] = 0
     st.nodes += 1
     if st.nodes >= st.check_at:
         if _check_signals(st):
@@ -366,7 +637,8 @@ cdef int _search_follow(SolverState* st, int target) noexcept nogil:
         inplay |= (<uint64_t>1) << st.trick[i]
     hand = st.hands[mover]
     legal = legal_mask(hand, card_suit(st.trick[0]), trump, st.void_rule)
-    reps = _run_tops(hand, DECK & ~inplay) & legal
+    gaps = DECK & ~inplay
+    reps = _run_tops(hand, gaps) & legal
     maximizer = (mover == P) != st.misere
     winner_idx = trick_winner_c(st.trick, nt, trump)
     # Is the trick currently won by the mover's side?
@@ -379,45 +651,44 @@ cdef int _search_follow(SolverState* st, int target) noexcept nogil:
         wins = beats(card, st.trick[winner_idx], trump)
         scores[nmoves] = _follow_score(st, card, wins, side_winning, mover)
         nmoves += 1
-    for i in range(1, nmoves):
-        card = moves[i]
-        tmp = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < tmp:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        moves[j + 1] = card
-        scores[j + 1] = tmp
+    _sort_moves(moves, scores, nmoves)
 
-    r = 0 if maximizer else 1
+    r = 1 - maximizer
+    acc = 0
     for i in range(nmoves):
         card = moves[i]
         bit = (<uint64_t>1) << card
         st.hands[mover] ^= bit
         st.trick[nt] = card
         if nt == 2:
-            w = (L + trick_winner_c(st.trick, 3, trump)) % 3
+            k = trick_winner_c(st.trick, 3, trump)
+            w = (L + k) % 3
             saved_left = st.tricks_left
             st.leader = w
             st.ntrick = 0
             st.tricks_left = saved_left - 1
-            k = _search_lead(st, target - (1 if w == P else 0))
+            k = _search_lead(st, target - (1 if w == P else 0), &crel)
             st.tricks_left = saved_left
             st.leader = L
             st.ntrick = 2
             st.trick[0] = t0
             st.trick[1] = t1
+            st.trick[2] = card
+            crel |= _rank_winner(st.trick, trick_winner_c(st.trick, 3, trump))
         else:
             st.ntrick = nt + 1
-            k = _search_follow(st, target)
+            k = _search_follow(st, target, &crel)
             st.ntrick = nt
         st.hands[mover] ^= bit
         if st.abort:
             return 0
+        crel = _run_adjust(crel, card, hand & ~bit, gaps)
         if k == maximizer:
             r = k
+            acc = crel
             break
+        acc |= crel
+    rel[0] = acc
     return r
 
 
@@ -449,9 +720,10 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     cdef int lo = 0
     cdef int hi = st.tricks_left
     cdef int t
+    cdef uint64_t rel
     while lo < hi:
         t = (lo + hi + 1) >> 1
-        if _search(st, t):
+        if _search(st, t, &rel):
             lo = t
         else:
             hi = t - 1
@@ -586,13 +858,10 @@ cdef class Solver:
         return 0
 
     cdef void _set_player(self, int player) noexcept nogil:
-        cdef int L
+        cdef int vr = self.st.void_rule if self.st.trump >= 0 else 0
         self.st.player = player
-        for L in range(3):
-            # k0 spare: leader (2 bits) | player (2 bits) | contract (3 bits) | void (1 bit)
-            self.st.meta0[L] = _spread_spare(<uint64_t>(L | (player << 2) | (self.st.contract << 4)
-                                                        | (self.st.void_rule << 7)))
-            self.st.meta1[L] = 0
+        # key bits 52-59: player (2) | contract (3) | void rule (1); leader at 60-61.
+        self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 52
 
     cdef int _raise_abort(self) except -1:
         self.busy = False

@@ -115,6 +115,19 @@ from ts358.rules import Rules
 from ts358.view import DecisionKind
 
 FAST_LEVELS = [lv for lv in ("easy", "medium") if lv in available_levels()]
+# The sampling player ("hard") solves many full deals per decision: its runs are marked slow
+# (pytest -m slow) and shorter.
+ALL_LEVELS = FAST_LEVELS + [
+    pytest.param("hard", marks=pytest.mark.slow) for lv in ("hard",) if lv in available_levels()
+]
+
+
+@pytest.fixture(autouse=True)
+def _slow_only_when_selected(request):
+    """Slow tests run only when selected (`-m slow`)."""
+    if request.node.get_closest_marker("slow") and "slow" not in (
+            request.config.getoption("-m") or "").replace("not slow", ""):
+        pytest.skip("slow: run with -m slow")
 
 
 def _legal(view, decision):
@@ -129,11 +142,12 @@ def _legal(view, decision):
     return decision in view.options
 
 
-@pytest.mark.parametrize("level", FAST_LEVELS)
+@pytest.mark.parametrize("level", ALL_LEVELS)
 def test_hundreds_of_auto_matches_every_decision_legal(level):
     rng = _random.Random(level)
     decisions = 0
-    for seed in range(150):
+    count = 150 if level != "hard" else 2
+    for seed in range(count):
         length = rng.choice((3, 3, 3, 6))
         rules = Rules(length=length) if seed % 2 else Rules.kurnik(length=length)
         match = Match(rules, seed)
@@ -145,7 +159,7 @@ def test_hundreds_of_auto_matches_every_decision_legal(level):
             match.apply(decision)  # the engine would raise on an illegal one too
             decisions += 1
         assert sum(match.totals) == 0
-    assert decisions > 150 * 3 * 50
+    assert decisions > count * 3 * 50
 
 
 # ---------------------------------------------------------------------- hidden information
@@ -215,15 +229,16 @@ def _twins(seed, rng):
     return pairs
 
 
-@pytest.mark.parametrize("level", FAST_LEVELS)
+@pytest.mark.parametrize("level", ALL_LEVELS)
 def test_decisions_ignore_hidden_cards(level):
     rng = _random.Random(99)
     compared = 0
-    for seed in range(25):
+    seeds = 25 if level != "hard" else 1
+    for seed in range(seeds):
         for original, twin in _twins(seed, rng):
             assert twin == original  # the engine shows nothing of the hidden cards
             a = make_computer(level, 7).decide(original)
             b = make_computer(level, 7).decide(twin)
             assert a == b
             compared += 1
-    assert compared == 75
+    assert compared == 3 * seeds

@@ -148,6 +148,10 @@ def _save(saved: SavedMatch, path: Path) -> None:
         raise CommandError(f"can't save the match to {path}: {exc.strerror or exc}") from None
 
 
+def _line(style: CardStyle, message: str, markup_style: str = "") -> Text:
+    return Text(style.text(message), style=markup_style)
+
+
 def play_interactive(saved: SavedMatch, options: PlayOptions, console: Console, err: Console,
                      stream: IO[str] | None = None) -> int:
     """Play ``saved`` from where it stands with the human at ``saved.human``; returns the
@@ -230,7 +234,7 @@ def _finish(saved: SavedMatch, options: PlayOptions, console: Console, err: Cons
         console.print(Text(t("match.shared") if tied else t("match.won"), style="bold green"))
     else:
         console.print(Text(t("match.lost", place=places[seat])))
-    console.print(Text(t("match.result", result=match.totals[seat] * 10)))
+    console.print(_line(CardStyle(options.symbols), t("match.result", result=match.totals[seat] * 10)))
     if options.stats:
         try:
             record_match(entry_from_match(match, saved.id, seat, saved.level))
@@ -361,13 +365,13 @@ def _resume_path(text: str) -> Path:
 @app.command("play", help=PLAY_HELP)
 def play_command(
     auto: bool = typer.Option(False, "--auto", help="Three computer players play the match."),
-    deals: str = typer.Option("", "--deals", metavar="N", help="Deals: 3, 6, 9 or 18 [default: 6]."),
+    deals: str = typer.Option("", "--deals", metavar="N", help="Deals: 3, 6, 9 or 18 (default: 6)."),
     seed: str = typer.Option(
         "", "--seed", metavar="S", help="Seed of the shuffles, the first dealer and the computer players (default: random)."
     ),
-    level: str = typer.Option("", "--level", help="Computer players: easy (random), medium (rule of thumb) or hard (sampling) [default: medium]."),
-    rules: str = typer.Option("", "--rules", help="house or kurnik [default: house]."),
-    lang: str = typer.Option("", "--lang", help="pl, cs or en [default: from the locale, else en]."),
+    level: str = typer.Option("", "--level", help="Computer players: easy (random), medium (rule of thumb) or hard (sampling); default: medium."),
+    rules: str = typer.Option("", "--rules", help="house or kurnik (default: house)."),
+    lang: str = typer.Option("", "--lang", help="pl, cs or en (default: from the locale, else en)."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Write suits as S H D C, not ♠♥♦♣."),
     resume: str = typer.Option("", "--resume", metavar="FILE", help="Continue a saved match ('last': the newest save)."),
     record: Path | None = typer.Option(

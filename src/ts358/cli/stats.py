@@ -73,7 +73,7 @@ def render_stats(entries: Sequence[MatchEntry], size: int = 10) -> RenderableTyp
 
 @app.command("stats")
 def stats_command(
-    lang: str = typer.Option("", "--lang", help="pl, cs or en [default: from the locale, else en]."),
+    lang: str = typer.Option("", "--lang", help="pl, cs or en (default: from the locale, else en)."),
     as_json: bool = typer.Option(False, "--json", help="Print the finished matches as JSON lines."),
     top: int = typer.Option(10, "--top", metavar="N", help="Entries in the leaderboard."),
 ) -> None:

@@ -53,18 +53,24 @@ def invoke(args, stdin=""):
 
 
 def human_script(seed, deals=3, level="medium"):
-    """[(kind, view, answer)] of seat 0 played by the medium player, and the final match."""
+    """[(kind, view, answer)] of seat 0 played by the medium player against the CLI's
+    computer seats of ``level``, and the final match."""
+    from ts358.cli.play import ComputerSeat
+
     match = Match(Rules(length=deals), seed, ("You", "Left", "Right"))
-    players = [make_player("medium", seed * 3 + s) for s in range(3)]
-    if level != "medium":
-        raise ValueError("only medium opponents are deterministic without the CLI's seeding")
+    human = make_player("medium", 0)
+    others = {s: ComputerSeat(level, seed, s) for s in (1, 2)}
     steps = []
+    step = 0
     while not match.done:
         pending = match.pending()
-        decision = players[pending.seat].decide(pending.view)
         if pending.seat == 0:
+            decision = human.decide(pending.view)
             steps.append((pending.kind, pending.view, format_decision(pending.kind, decision)))
+        else:
+            decision = others[pending.seat].decide(pending.view, step)
         match.apply(decision)
+        step += 1
     return steps, match
 
 
@@ -239,3 +245,42 @@ def test_real_hint_late_in_a_deal():
     view = next(v for kind, v, _ in steps if kind is DecisionKind.PLAY and len(v.hand) == 3 and len(v.options) > 1)
     scores = sampling.SamplingPlayer(1).play_scores(view)
     assert set(scores) == set(view.options)
+
+
+def test_exchange_as_giver_shows_each_card_that_comes_back():
+    seed = next(s for s in range(40) if any(k is DecisionKind.GIVE for k, _, _ in human_script(s)[0]))
+    steps, expected = human_script(seed)
+    upto = max(i for i, (k, _, _) in enumerate(steps) if k is DecisionKind.GIVE) + 2
+    result = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+                    "\n".join(a for _, _, a in steps[:upto]) + "\nquit\n")
+    assert result.exit_code == 0
+    assert "Give a card to" in result.stdout
+    names = ("You", "Left", "Right")
+    for deal in expected.results:
+        for step in deal.exchanges:
+            if step.giver == 0 and deal.number <= 2:
+                line = f"You gave {step.given.symbol()} to {names[step.receiver]} and got back {step.returned.symbol()}."
+                assert line in result.stdout
+
+
+def test_minus_player_chooses_the_return_for_a_trump():
+    found = None
+    for seed in range(200):
+        steps, expected = human_script(seed, level="easy")
+        at = next((i for i, (k, _, _) in enumerate(steps) if k is DecisionKind.RETURN), None)
+        if at is not None:
+            found = seed, steps, at
+            break
+    assert found, "no seed with a trump given to the human"
+    seed, steps, at = found
+    lines = [a for _, _, a in steps[:at]] + ["stop", steps[at][2], "quit"]
+    result = invoke(["--deals", "3", "--seed", str(seed), "--level", "easy", "--lang", "en", "--no-analysis"],
+                    "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stderr
+    received = steps[at][1].received
+    assert f"You received the trump {received.symbol()}" in result.stdout
+    assert "stop ends the exchange; now you have to answer with a card" in result.stdout
+    save = read_save(next((Path(__import__("os").environ["TS358_HOME"]) / "saves").glob("*.json"))).match
+    deal = save.deal
+    returned = [e for e in deal.exchanges if e.receiver == 0 and e.given is received]
+    assert returned and str(returned[-1].returned) == steps[at][2]

@@ -284,3 +284,27 @@ def test_minus_player_chooses_the_return_for_a_trump():
     deal = save.deal
     returned = [e for e in deal.exchanges if e.receiver == 0 and e.given is received]
     assert returned and str(returned[-1].returned) == steps[at][2]
+
+
+def test_hand_marks_legal_cards_without_colour_and_games_left():
+    from rich.console import Console
+
+    from ts358.tui import CardStyle, render_hand, render_table
+
+    hand = CardSet.parse("AK.Q2.-.T")
+    legal = CardSet.parse("-.Q2.-.-")
+    out = io.StringIO()
+    Console(file=out, no_color=True, width=100).print(render_hand(hand, legal, CardStyle(False)))
+    lines = out.getvalue().split("\n")
+    assert lines[0].split() == ["S", "(1)AS", "(2)KS"]
+    assert lines[1].split() == ["H", "[3]QH", "[4]2H"]
+    assert lines[2].split() == ["C", "(5)TC"]
+    # During a deal the chooser's current game no longer counts as left.
+    steps, _ = human_script(3)
+    view = next(v for k, v, _ in steps if k is DecisionKind.PLAY and v.chooser != 0)
+    out = io.StringIO()
+    Console(file=out, no_color=True, width=120).print(render_table(view, ("You", "Left", "Right"), CardStyle(False)))
+    chooser_name = ("You", "Left", "Right")[view.chooser]
+    row = next(line for line in out.getvalue().splitlines() if line.startswith(chooser_name))
+    short = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C", "no-trump": "NT", "no-tricks": "NoTr"}
+    assert short[view.game.label] not in row.split("games left:")[1].split()

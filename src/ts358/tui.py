@@ -138,7 +138,10 @@ def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Ta
             role_name(view.role_of(seat)),
             _tricks_line(view, seat),
             t("table.total", total=f"{view.totals[seat]:+d}"),
-            t("table.games_left", games=_games_short(view.available[seat], style)),
+            # The game being played is used up already, though the engine counts it at the end.
+            t("table.games_left", games=_games_short(
+                view.available[seat] - ({view.game} if view.game is not None and seat == view.chooser else set()),
+                style)),
         )
     return table
 

@@ -5,16 +5,31 @@ from __future__ import annotations
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .random import RandomPlayer
+from .sampling import Effort, SamplingPlayer
 
-__all__ = ["Player", "RandomPlayer", "HeuristicPlayer", "LEVELS", "make_player"]
+__all__ = [
+    "Effort",
+    "HeuristicPlayer",
+    "LEVELS",
+    "Player",
+    "RandomPlayer",
+    "SamplingPlayer",
+    "make_player",
+]
 
-LEVELS = ("easy", "medium")
+LEVELS = ("easy", "medium", "hard")
 
 
 def make_player(level: str, seed: int | None = None) -> Player:
-    """The computer player of a level: ``easy`` random legal, ``medium`` rule of thumb."""
+    """The computer player of a level.
+
+    ``easy`` plays random legal cards; ``medium`` plays by rule of thumb; ``hard`` samples
+    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`).
+    """
     if level == "easy":
         return RandomPlayer(seed)
     if level == "medium":
         return HeuristicPlayer()
+    if level == "hard":
+        return SamplingPlayer(seed)
     raise ValueError(f"not a level: {level!r} (one of {', '.join(LEVELS)})")

@@ -62,8 +62,10 @@ cdef struct SolverState:
     int misere              # 1 in no-tricks: P minimises f
     uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
+    int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
     int64_t check_at
-    int abort
+    int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
+    int abort               # 1: a signal (Ctrl-C), 2: the node limit
     TTEntry* tt
     uint64_t tt_mask        # number of buckets - 1
 
@@ -277,6 +279,8 @@ cdef inline int _check_signals(SolverState* st) noexcept nogil:
     with gil:
         if _py_check_signals() != 0:
             st.abort = 1
+    if not st.abort and st.node_limit and st.nodes >= st.node_limit:
+        st.abort = 2
     return st.abort
 
 
@@ -523,9 +527,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         reps &= reps - 1
         moves[nmoves] = card
         if card == best:
-            scores[nmoves] = 10000
+            scores[nmoves] = 1 << 30
         else:
-            scores[nmoves] = _lead_score(st, card, inplay)
+            scores[nmoves] = _lead_score(st, card, inplay) + 8 * st.hist[L != P][card]
         nmoves += 1
     _sort_moves(moves, scores, nmoves)
 
@@ -548,6 +552,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             r = k
             best = card
             acc = crel
+            if i > 0 and st.hist[L != P][card] < 63:
+                st.hist[L != P][card] += 1
             break
         acc |= crel
     rel[0] = acc
@@ -604,13 +610,54 @@ cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, i
 cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept nogil:
     """Move-ordering score for a card led (higher first)."""
     cdef int s = card_suit(card)
-    cdef int top = (inplay & suit_mask(s) & _above(card)) == 0
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int trump = st.trump
+    cdef int o, partner, rank = card_rank(card)
+    cdef uint64_t lane = inplay & suit_mask(s)
+    cdef uint64_t above = lane & _above(card)
+    cdef uint64_t below = lane & _below(card)
+    cdef uint64_t pl, mine, theirs, ptn
+    cdef int ruffable
     if st.misere:
-        # Everyone tries low leads first.
-        return 20 - card_rank(card)
-    if top:
-        return 100 + card_rank(card)
-    return 20 - card_rank(card)
+        if L == P:
+            # Sure duck: an opponent holds cards of the suit, all above this one.
+            for o in range(3):
+                if o != P:
+                    theirs = st.hands[o] & lane
+                    if theirs and lowest_card(theirs) > card:
+                        return 300 - rank
+            theirs = lane & ~st.hands[P]
+            return 100 + 3 * ts_pc(theirs & above) - 4 * ts_pc(theirs & below) - rank
+        pl = st.hands[P] & lane
+        if not pl:
+            return 20 - rank        # P discards whatever it likes
+        partner = 3 - L - P
+        mine = st.hands[L] & lane
+        ptn = st.hands[partner] & lane
+        if card == lowest_card(mine) and lowest_card(pl) > card and (
+                not ptn or lowest_card(pl) > lowest_card(ptn)):
+            return 300              # P must take this trick
+        return 100 + 3 * ts_pc(pl & above) - 3 * ts_pc(pl & below) - rank
+    # Trump and no-trump games.
+    ruffable = 0
+    if trump >= 0 and s != trump:
+        for o in range(3):
+            if o != L and not (st.hands[o] & lane) and (st.hands[o] & suit_mask(trump)):
+                if (o == P) != (L == P):
+                    ruffable = 1
+    if not above:
+        if ruffable:
+            return 40 + rank
+        return 200 + rank           # a winner: cash it
+    if L != P:
+        partner = 3 - L - P
+        if (st.hands[partner] & lane) and highest_card(lane) == highest_card(st.hands[partner] & lane):
+            if not ruffable:
+                return 150 - rank   # low to partner's top card
+    if ruffable:
+        return 10 - rank
+    return 60 - rank
 
 
 cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nogil:
@@ -722,7 +769,12 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     cdef int t
     cdef uint64_t rel
     while lo < hi:
-        t = (lo + hi + 1) >> 1
+        if st.misere:
+            # No-tricks values are small and proving "P takes >= t" fails is the costly
+            # direction: climb from below.
+            t = lo + 1
+        else:
+            t = (lo + hi + 1) >> 1
         if _search(st, t, &rel):
             lo = t
         else:
@@ -733,6 +785,10 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
 
 
 # ---------------------------------------------------------------- Python-facing surface
+
+class SearchLimit(RuntimeError):
+    """A solve stopped at its node limit (``max_nodes``) before finding the value."""
+
 
 cdef class Solver:
     """Double-dummy solver for 3-5-8 positions (one player against the other two).
@@ -846,6 +902,7 @@ cdef class Solver:
             self.st.trick[i] = card
         for i in range(3):
             self.st.hands[i] = h[i]
+        memset(self.st.hist, 0, sizeof(self.st.hist))
         self.st.ntrick = k
         self.st.leader = leader
         self.st.tricks_left = n
@@ -865,11 +922,14 @@ cdef class Solver:
 
     cdef int _raise_abort(self) except -1:
         self.busy = False
+        if self.st.abort == 2:
+            raise SearchLimit(f"the node limit was reached after {self.st.nodes} nodes")
         if PyErr_Occurred() != NULL:
             return -1
         raise KeyboardInterrupt
 
-    def value(self, hands, int leader, trick, int contract, int void_rule, int player):
+    def value(self, hands, int leader, trick, int contract, int void_rule, int player,
+              *, int64_t max_nodes=0):
         """The player's double-dummy value from this position on (trick in progress counts).
 
         Trump and no-trump: most tricks the player can guarantee against the other two.
@@ -884,6 +944,9 @@ cdef class Solver:
         except BaseException:
             self.busy = False
             raise
+        # A deterministic budget (unlike a clock): SearchLimit once max_nodes more nodes
+        # are searched; the table keeps only what was proven, so the Solver stays usable.
+        self.st.node_limit = self.st.nodes + max_nodes if max_nodes > 0 else 0
         self._set_player(player)
         with nogil:
             v = _solve_value(&self.st)
@@ -892,7 +955,8 @@ cdef class Solver:
         self.busy = False
         return v
 
-    def move_values(self, hands, int leader, trick, int contract, int void_rule):
+    def move_values(self, hands, int leader, trick, int contract, int void_rule,
+                    *, int64_t max_nodes=0):
         """(card id, mover's value after playing it) for every legal card, ascending card id."""
         cdef SolverState* st = &self.st
         cdef int nt, mover, L, card, w, i, nreps, saved_left, v, t0, t1
@@ -905,6 +969,9 @@ cdef class Solver:
         except BaseException:
             self.busy = False
             raise
+        # A deterministic budget (unlike a clock): SearchLimit once max_nodes more nodes
+        # are searched; the table keeps only what was proven, so the Solver stays usable.
+        self.st.node_limit = self.st.nodes + max_nodes if max_nodes > 0 else 0
         nt = st.ntrick
         L = st.leader
         mover = (L + nt) % 3

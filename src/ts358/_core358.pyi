@@ -24,6 +24,8 @@ class Solver:
         contract: int,
         void_rule: int,
         player: int,
+        *,
+        max_nodes: int = 0,
     ) -> int: ...
     def move_values(
         self,
@@ -32,6 +34,8 @@ class Solver:
         trick: Sequence[int],
         contract: int,
         void_rule: int,
+        *,
+        max_nodes: int = 0,
     ) -> list[tuple[int, int]]: ...
     @property
     def nodes(self) -> int: ...
@@ -39,3 +43,6 @@ class Solver:
     def tt_bytes(self) -> int: ...
     def reset_stats(self) -> None: ...
     def clear(self) -> None: ...
+
+class SearchLimit(RuntimeError):
+    """A solve stopped at its node limit (``max_nodes``) before finding the value."""

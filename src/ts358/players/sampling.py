@@ -25,9 +25,9 @@ hidden cards later. It still plays far better than the rule of thumb.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from .. import _core358
 from ..cards import Card, CardSet
@@ -42,14 +42,43 @@ __all__ = ["SamplingPlayer"]
 
 @dataclasses.dataclass(frozen=True)
 class Effort:
-    """How many layouts each kind of decision samples, by cards left in the seat's hand."""
+    """How hard the player thinks: layouts sampled per decision, and a node budget.
 
-    play_early: int = 12  # more than `late_from` cards in hand
+    The budget (solver nodes per decision) keeps decision times bounded on the few layouts
+    that are very expensive to solve exactly (whole deals, no-tricks above all) while it
+    stays deterministic, unlike a clock: the same seed and view give the same decision on
+    any machine. Layouts are solved in turn until the budget is spent; a layout whose solve
+    runs out of budget is left out, and with no layout solved the rule of thumb decides.
+    """
+
+    play_early: int = 12  # layouts when holding more than `late_from` cards
     play_late: int = 24
     late_from: int = 9
-    choose: int = 6
+    choose: int = 8
     discard: int = 6
     discard_candidates: int = 6
+    node_budget: int = 3_000_000
+
+
+class _Budget:
+    """Solver calls that share one decision's node budget."""
+
+    def __init__(self, solver: _core358.Solver, nodes: int) -> None:
+        self.solver = solver
+        self.left = nodes
+
+    def run(self, method: str, *args: object) -> Any:
+        """``solver.method(*args)`` within what is left, or None once the budget is spent."""
+        if self.left <= 0:
+            return None
+        before = self.solver.nodes
+        try:
+            return getattr(self.solver, method)(*args, max_nodes=self.left)
+        except _core358.SearchLimit:
+            self.left = 0
+            return None
+        finally:
+            self.left -= self.solver.nodes - before
 
 
 class SamplingPlayer(Player):
@@ -64,26 +93,56 @@ class SamplingPlayer(Player):
     # ------------------------------------------------------------------ helpers
 
     def _rng(self, view: SeatView) -> random.Random:
-        # Integers hash the same in every process, so this is reproducible across runs.
+        # Seeded from text, which hashes the same in every process: reproducible anywhere.
         key = (self.seed, view.seat, view.deal_number, len(view.tricks), len(view.trick), str(view.kind))
         return random.Random(str(key))
 
     def _worlds(self, view: SeatView, count: int) -> list[World]:
         return list(sample_worlds(view, count, self._rng(view)))
 
-    def _chooser_value(self, view: SeatView, world: World, hand: CardSet, game: Contract) -> int:
-        """The chooser's score with ``hand`` (after the discard) against ``world``'s others."""
-        hands = list(world.hands)
-        hands[view.chooser] = hand
-        masks = tuple(hands[view.seat_of(role)].mask for role in Role)
-        tricks = self._solver.value(masks, 0, [], int(game), int(view.rules.void), 0)
-        return Role.CHOOSER.score(game, tricks)
+    def _budget(self) -> _Budget:
+        return _Budget(self._solver, self.effort.node_budget)
+
+    def _chooser_scores(
+        self, view: SeatView, hands: Iterable[tuple[CardSet, Contract]], budget: _Budget,
+        world: World,
+    ) -> list[int] | None:
+        """The chooser's score for each (hand after the discard, game) against ``world``'s
+        other hands, or None if the budget ran out on the way."""
+        scores = []
+        for hand, game in hands:
+            layout = list(world.hands)
+            layout[view.chooser] = hand
+            masks = tuple(layout[view.seat_of(role)].mask for role in Role)
+            tricks = budget.run("value", masks, 0, [], int(game), int(view.rules.void), 0)
+            if tricks is None:
+                return None
+            scores.append(Role.CHOOSER.score(game, tricks))
+        return scores
+
+    def _best_by_average(self, view: SeatView, count: int, options: list[Any], hands_of: Any) -> Any:
+        """The option with the best chooser score summed over the layouts solved in budget;
+        None if not one layout could be solved. ``hands_of(world)`` lists (hand, game) per
+        option; each layout counts only if every option was solved on it (paired)."""
+        budget = self._budget()
+        totals = [0] * len(options)
+        solved = 0
+        for world in self._worlds(view, count):
+            scores = self._chooser_scores(view, hands_of(world), budget, world)
+            if scores is None:
+                break
+            totals = [t + s for t, s in zip(totals, scores)]
+            solved += 1
+        if not solved:
+            return None
+        return options[max(range(len(options)), key=lambda i: (totals[i], -i))]
 
     # ------------------------------------------------------------------ decisions
 
     def play_scores(self, view: SeatView) -> dict[Card, float]:
         """The expected deal score of each legal card (``view.options``), averaged over the
-        sampled layouts; what ``play`` maximises and what a hint shows."""
+        layouts solved within the budget; what ``play`` maximises and what a hint shows.
+        Empty if not one layout could be solved in budget."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
         effort = self.effort
         count = effort.play_late if len(view.hand) <= effort.late_from else effort.play_early
@@ -92,21 +151,29 @@ class SamplingPlayer(Player):
         trick = [c.id for c in view.trick]
         taken = view.taken[view.seat]
         totals = {card.id: 0 for card in view.options}
-        worlds = self._worlds(view, count)
-        for world in worlds:
-            values = self._solver.move_values(
-                role_hands(view, world), int(view.role_of(leader)), trick, int(view.game),
-                int(view.rules.void),
+        budget = self._budget()
+        solved = 0
+        for world in self._worlds(view, count):
+            values = budget.run(
+                "move_values", role_hands(view, world), int(view.role_of(leader)), trick,
+                int(view.game), int(view.rules.void),
             )
+            if values is None:
+                break
             for card_id, tricks in values:
                 totals[card_id] += role.score(view.game, taken + tricks)
-        return {Card.from_id(i): total / len(worlds) for i, total in totals.items()}
+            solved += 1
+        if not solved:
+            return {}
+        return {Card.from_id(i): total / solved for i, total in totals.items()}
 
     def play(self, view: SeatView) -> Card:
         options = list(view.options)
         if len(options) == 1:
             return options[0]
         scores = self.play_scores(view)
+        if not scores:
+            return self._rule_of_thumb.play(view)
         # Best average score; among equals the lowest card, which gives least away.
         return max(options, key=lambda c: (scores[c], -c.rank, -c.id))
 
@@ -114,26 +181,26 @@ class SamplingPlayer(Player):
         games = sorted(view.available[view.seat])
         if len(games) == 1:
             return games[0]
-        worlds = self._worlds(view, self.effort.choose)
-        totals = {game: 0.0 for game in games}
-        for world in worlds:
+
+        def hands_of(world: World) -> list[tuple[CardSet, Contract]]:
             full = world.hands[view.seat] | world.pile  # own sixteen plus the talon
-            for game in games:
-                hand = full - self._rule_of_thumb_discard(view, full, game)
-                totals[game] += self._chooser_value(view, world, hand, game)
-        return max(games, key=lambda g: (totals[g], -g.value))
+            return [(full - self._rule_of_thumb_discard(view, full, g), g) for g in games]
+
+        best = self._best_by_average(view, self.effort.choose, games, hands_of)
+        return best if best is not None else self._rule_of_thumb.choose_game(view)
 
     def discard(self, view: SeatView) -> CardSet:
-        assert view.game is not None
+        game = view.game
+        assert game is not None
         candidates = list(self._discard_candidates(view))
         if len(candidates) == 1:
             return candidates[0]
-        worlds = self._worlds(view, self.effort.discard)
-        totals = [0.0] * len(candidates)
-        for world in worlds:
-            for index, candidate in enumerate(candidates):
-                totals[index] += self._chooser_value(view, world, view.options - candidate, view.game)
-        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+
+        def hands_of(world: World) -> list[tuple[CardSet, Contract]]:
+            return [(view.options - c, game) for c in candidates]
+
+        best = self._best_by_average(view, self.effort.discard, candidates, hands_of)
+        return best if best is not None else candidates[0]
 
     def give(self, view: SeatView) -> Card | None:
         return self._rule_of_thumb.give(view)
@@ -147,25 +214,35 @@ class SamplingPlayer(Player):
         as_chooser = view._replace(hand=hand, options=hand, game=game, kind=DecisionKind.DISCARD)
         return self._rule_of_thumb.discard(as_chooser)
 
-    def _discard_candidates(self, view: SeatView) -> Iterable[CardSet]:
-        """The rule-of-thumb discard first, then variants: other mixes of the lowest cards.
-
-        Pruned to the cards a sensible discard draws from (the lowest two of each suit, or
-        the highest in no-tricks), so the solver scores a handful, not C(20, 4) = 4845.
-        """
-        assert view.game is not None
+    def _discard_candidates(self, view: SeatView) -> list[CardSet]:
+        """The rule-of-thumb discard first, then a few sensible variants: the four cheapest
+        cards, and each short suit emptied (a void to ruff, or in no-tricks to shed high
+        cards on), topped up with the cheapest other cards. The solver scores a handful
+        instead of all C(20, 4) = 4845 discards."""
+        game = view.game
+        assert game is not None
         hand = view.options
-        seen = [self._rule_of_thumb.discard(view)]
-        pool: list[Card] = []
-        for suit_cards in (hand.suit(s) for s in range(4)):
-            ordered = sorted(suit_cards, key=lambda c: c.rank, reverse=view.game is Contract.NO_TRICKS)
-            if view.game.trump is not None and ordered and ordered[0].suit == view.game.trump:
-                continue
-            pool.extend(ordered[:2])
-        for combo in itertools.combinations(sorted(pool), 4):
-            if len(seen) >= self.effort.discard_candidates:
-                break
-            candidate = CardSet(combo)
-            if candidate not in seen:
-                seen.append(candidate)
-        return seen
+        misere = game is Contract.NO_TRICKS
+        # Cheapest to give up first: low side cards, or in no-tricks the high ones.
+        spare = sorted(
+            (c for c in hand if c.suit != game.trump),
+            key=lambda c: -c.rank if misere else c.rank,
+        )
+        candidates = [self._rule_of_thumb.discard(view)]
+
+        def add(cards: list[Card]) -> None:
+            for card in spare:
+                if len(cards) >= 4:
+                    break
+                if card not in cards:
+                    cards.append(card)
+            candidate = CardSet(cards[:4])
+            if len(candidate) == 4 and candidate not in candidates:
+                candidates.append(candidate)
+
+        add([])
+        for suit in sorted(range(4), key=lambda s: len(hand.suit(s))):
+            cards = list(hand.suit(suit))
+            if suit != game.trump and 0 < len(cards) <= 4:
+                add(cards)
+        return candidates[: self.effort.discard_candidates]

@@ -27,3 +27,13 @@ def test_readme_test_command_is_what_ci_runs():
     readme = README.read_text(encoding="utf-8")
     command = re.search(r"# The README's test command.*\n(.+)\n", CI_RUN.read_text()).group(1)
     assert command.strip() in readme
+
+
+def test_readme_position_example_is_a_valid_position():
+    from ts358.position import Position
+    from ts358.solve import solve
+
+    text = re.search(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S).group(1)
+    position = Position.from_toml(text, source="README.md")
+    result = solve(position)
+    assert len(result.players) == 3 and result.moves

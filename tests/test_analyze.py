@@ -6,10 +6,9 @@ runs here use two deals and one game picked for quick solves (seed 2, deals 6-7,
 
 import json
 import sys
-from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import run_cli
 
 from ts358.analyze import (
     analyze_deal,
@@ -20,29 +19,17 @@ from ts358.analyze import (
     summarize,
 )
 from ts358.cards import DECK, CardSet, Suit
-from ts358.cli import main
 from ts358.deal import Deal
 from ts358.players import HeuristicPlayer
 from ts358.position import Position
 from ts358.rules import Contract, Role
 from ts358.solve import solve
 
-runner = CliRunner()
 WORKLOAD = ["--deals", "2", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2"]
 
 
 def invoke(*args):
-    code = 0
-    with runner.isolation() as (out, err, _):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
-    return SimpleNamespace(exit_code=code, stdout=stdout, stderr=stderr)
+    return run_cli(args)
 
 
 def chooser_view(seed, index, game):

@@ -6,10 +6,9 @@ import os
 import pty
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import run_cli
 
 from ts358.arena import (
     BoardOutcome,
@@ -21,26 +20,13 @@ from ts358.arena import (
     summarize,
     t_quantile,
 )
-from ts358.cli import main
 from ts358.players import HeuristicPlayer, make_player
 from ts358.rules import Contract
-
-runner = CliRunner()
 
 
 def invoke(*args):
     """``ts358 ARGS`` through the console-script entry point, stdout and stderr apart."""
-    code = 0
-    with runner.isolation() as (out, err, _):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
-    return SimpleNamespace(exit_code=code, stdout=stdout, stderr=stderr)
+    return run_cli(args)
 
 
 def reproducible(doc):

@@ -2,16 +2,11 @@
 options are one line on stderr with exit code 2."""
 
 import re
-import sys
-from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import run_cli
 
-from ts358.cli import main
 from ts358.record import load_record, replay
-
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
@@ -21,21 +16,8 @@ def _home(tmp_path, monkeypatch):
 
 
 def invoke(*args):
-    """``ts358 play ARGS`` through the console-script entry point, stdout and stderr apart.
-
-    ``main`` is what turns a CommandError into one line and exit 2 (Typer's own handling
-    behind ``CliRunner.invoke`` doesn't know it), so run it in the runner's isolation."""
-    code = 0
-    with runner.isolation() as (out, err, _):
-        try:
-            main(["play", *args])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
-    return SimpleNamespace(exit_code=code, stdout=stdout, stderr=stderr)
+    """``ts358 play ARGS`` through the console-script entry point, stdout and stderr apart."""
+    return run_cli(["play", *args])
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
@@ -121,13 +103,6 @@ ALL_LEVELS = FAST_LEVELS + [
     pytest.param("hard", marks=pytest.mark.slow) for lv in ("hard",) if lv in available_levels()
 ]
 
-
-@pytest.fixture(autouse=True)
-def _slow_only_when_selected(request):
-    """Slow tests run only when selected (`-m slow`)."""
-    if request.node.get_closest_marker("slow") and "slow" not in (
-            request.config.getoption("-m") or "").replace("not slow", ""):
-        pytest.skip("slow: run with -m slow")
 
 
 def _legal(view, decision):

@@ -313,9 +313,7 @@ def test_a_match_needs_a_seed_or_setups():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["house", "kurnik"])
-def test_soak(ruleset, request):
-    if "slow" not in (request.config.getoption("-m") or ""):
-        pytest.skip("soak test: run with -m slow")
+def test_soak(ruleset):
     for seed in range(40):
         length = (3, 6, 9, 18)[seed % 4]
         match = Match(RULESETS[ruleset](length), 10_000 + seed)

@@ -9,16 +9,12 @@ must end with exactly the totals the engine gives.
 from __future__ import annotations
 
 import io
-import json
-import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import run_cli
 
-from ts358.cards import Card, CardSet
-from ts358.cli import main
+from ts358.cards import CardSet
 from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import make_player
@@ -26,8 +22,6 @@ from ts358.rules import Rules
 from ts358.save import read_save
 from ts358.stats import load_entries
 from ts358.view import DecisionKind
-
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
@@ -39,17 +33,7 @@ def home(tmp_path, monkeypatch):
 
 
 def invoke(args, stdin=""):
-    code = 0
-    with runner.isolation(input=stdin) as (out, err, _):
-        try:
-            main(["play", *args])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
-    return SimpleNamespace(exit_code=code, stdout=stdout, stderr=stderr)
+    return run_cli(["play", *args], input=stdin)
 
 
 def human_script(seed, deals=3, level="medium"):
@@ -148,7 +132,6 @@ def test_summary_and_analysis_after_a_deal(monkeypatch):
     assert "Deal 1: " in out and "Analysis:" in out and "Tricks lost against double dummy" in out
     assert "Analysing the deal" in result.stderr and "Analysing" not in out
     # The summary row of each player: tricks/obligation and the score.
-    names = ("You", "Left", "Right")
     summary = out.split("Deal 1: ")[1]
     for seat in range(3):
         role = (seat - deal.dealer - 1) % 3

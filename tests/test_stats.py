@@ -4,13 +4,10 @@ numbers (worked out by hand here), and ``ts358 stats`` in three languages."""
 from __future__ import annotations
 
 import json
-import sys
-from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import run_cli
 
-from ts358.cli import main
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
@@ -25,8 +22,6 @@ from ts358.stats import (
     summarize,
 )
 
-runner = CliRunner()
-
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
@@ -39,16 +34,7 @@ def entry(id, total, place, level="medium", finished="2026-01-01T10:00:00", chos
 
 
 def invoke(*args):
-    code = 0
-    with runner.isolation() as (out, err, _):
-        try:
-            main(["stats", *args])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        return SimpleNamespace(exit_code=code, stdout=out.getvalue().decode(), stderr=err.getvalue().decode())
+    return run_cli(["stats", *args])
 
 
 def test_data_dir_follows_the_environment(home):

@@ -4,8 +4,18 @@
 # f(position) = P's tricks from now on (the trick in progress counts) under minimax, where P
 # maximises f in trump and no-trump contracts and minimises it in no-tricks (the other two
 # always do the opposite). Everything below is a null-window test "f >= target?" driven by
-# an iterating target; the transposition table stores lower and upper bounds on f at trick
-# boundaries, keyed on relative ranks (ranks renumbered among the cards still in play).
+# an iterating target (bisection; no-tricks climbs from 1). Techniques:
+# - transposition table at trick boundaries with lower and upper bounds, kept between calls,
+#   keyed on relative ranks with partition search (see TTEntry): one entry covers every
+#   position whose low cards differ only in which of them each hand holds;
+# - equivalent cards: one move per run of touching cards in a hand (cards in the current
+#   trick still separate runs); the forced-trump rule comes from legal_mask;
+# - quick bounds at trick starts (_quick_bounds): top trumps of P, top trumps of one
+#   opponent above all of P's, cashable top cards of the leader, and in no-tricks a P on
+#   lead whose every card is unbeatable;
+# - move ordering: table move, then suit-situation heuristics for leads plus a cutoff
+#   history, and cheapest-winner / lowest-card rules when following;
+# - the last trick scored directly.
 #
 # The search runs without the GIL; every CHECK_INTERVAL nodes it takes the GIL to call
 # PyErr_CheckSignals, and on failure unwinds (st.abort) so the wrapper can re-raise.

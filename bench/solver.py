@@ -232,9 +232,9 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     interrupted = False
     try:
-        for contract in contracts:
+        for contract in contracts if n else []:
             rows += solve_deals(contract_deals(n, contract, void), args.tt_mb)
-        if not args.no_void:
+        if n and not args.no_void:
             rows += solve_deals(void_deals(n, void), args.tt_mb)
     except Interrupted as exc:
         # Ctrl-C: report and save what was measured, the interrupted deal included.
@@ -244,16 +244,17 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
 
     groups = {}
-    for name in dict.fromkeys(r["set"] for r in rows):
-        groups[name] = group_summary([r for r in rows if r["set"] == name], tt_bytes)
-    groups["overall"] = group_summary(rows, tt_bytes)
-    print()
-    print_table(groups)
-    print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
-    slowest = sorted(rows, key=lambda r: -r["ms"])[:5]
-    print("slowest: " + "; ".join(
-        f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms"
-        + (" UNFINISHED" if r.get("unfinished") else "") for r in slowest))
+    if rows:  # --deals 0 runs only the reference comparison
+        for name in dict.fromkeys(r["set"] for r in rows):
+            groups[name] = group_summary([r for r in rows if r["set"] == name], tt_bytes)
+        groups["overall"] = group_summary(rows, tt_bytes)
+        print()
+        print_table(groups)
+        print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
+        slowest = sorted(rows, key=lambda r: -r["ms"])[:5]
+        print("slowest: " + "; ".join(
+            f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms"
+            + (" UNFINISHED" if r.get("unfinished") else "") for r in slowest))
 
     reference = None
     if args.endgames and not interrupted:

@@ -7,17 +7,15 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
+import pexpect  # in the test extra: a real pseudo-terminal is part of the suite
 
-pexpect = pytest.importorskip("pexpect")
+import ts358
+from ts358.deal import format_decision
+from ts358.match import Match
+from ts358.players import make_player
+from ts358.rules import Rules
+from ts358.save import read_save
 
-from ts358.deal import format_decision  # noqa: E402
-from ts358.match import Match  # noqa: E402
-from ts358.players import make_player  # noqa: E402
-from ts358.rules import Rules  # noqa: E402
-from ts358.save import read_save  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
 PROMPT = r" > "
 
 
@@ -39,7 +37,9 @@ def spawn(home, *args):
     env = dict(os.environ)
     env.update(
         TS358_HOME=str(home), LC_ALL="C.UTF-8", LANG="C.UTF-8", NO_COLOR="1", TERM="xterm",
-        PYTHONPATH=str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", ""),
+        # The child imports the ts358 this test imported (a checkout's src/ or an install).
+        PYTHONPATH=str(Path(ts358.__file__).resolve().parent.parent) + os.pathsep
+        + env.get("PYTHONPATH", ""),
     )
     return pexpect.spawn(
         sys.executable, ["-m", "ts358", "play", "--deals", "3", "--lang", "en", "--no-analysis", *args],

@@ -144,3 +144,19 @@ def test_out_of_budget_the_rule_of_thumb_decides():
     broke = SamplingPlayer(5, effort=Effort(node_budget=1), tt_mb=1)
     assert broke.play_scores(view) == {}
     assert broke.decide(view) == HeuristicPlayer().decide(view)
+
+
+def test_out_of_budget_game_choice_and_discard_come_from_rollouts():
+    match = Match(Rules(length=3), seed=4)
+    broke = SamplingPlayer(5, effort=Effort(node_budget=1, choose=2, discard=2), tt_mb=1)
+    view = match.pending().view
+    assert view.kind is DecisionKind.CHOOSE
+    game = broke.decide(view)
+    assert game in view.available[view.seat]
+    assert SamplingPlayer(5, effort=Effort(node_budget=1, choose=2, discard=2), tt_mb=1).decide(view) == game
+    match.apply(game)
+    while (pending := match.pending()).kind is not DecisionKind.DISCARD:
+        match.apply(HeuristicPlayer().decide(pending.view))
+    discard = broke.decide(pending.view)
+    assert discard in broke._discard_candidates(pending.view)
+    match.apply(discard)

@@ -14,6 +14,12 @@ paranoid model: this seat alone against the other two.
   received, return the lowest side card): the solver adds little there and the exchange
   happens before most of the deal is known.
 
+Every decision has a node budget (:class:`Effort`): layouts are solved until it is spent.
+Whole deals are often too expensive to solve in budget (the game choice and the discard
+always look at whole deals); when not one layout could be solved, play falls back on the
+rule of thumb, and the game choice and the discard compare their options by rule-of-thumb
+rollouts on the same layouts (each layout played out by the rule-of-thumb player).
+
 Decisions are a function of the seed and the view only: the layouts are drawn from a random
 generator seeded by the seed and the decision's place in the match, so the same view always
 gives the same answer, whatever the hidden cards really are.
@@ -31,6 +37,7 @@ from typing import Any
 
 from .. import _core358
 from ..cards import Card, CardSet
+from ..deal import Deal, DealSetup
 from ..rules import Contract, Role
 from ..sampling import World, role_hands, sample_worlds
 from ..view import DecisionKind, SeatView
@@ -120,21 +127,43 @@ class SamplingPlayer(Player):
             scores.append(Role.CHOOSER.score(game, tricks))
         return scores
 
-    def _best_by_average(self, view: SeatView, count: int, options: list[Any], hands_of: Any) -> Any:
-        """The option with the best chooser score summed over the layouts solved in budget;
-        None if not one layout could be solved. ``hands_of(world)`` lists (hand, game) per
-        option; each layout counts only if every option was solved on it (paired)."""
+    def _rollout(self, view: SeatView, world: World, full: CardSet, talon: CardSet,
+                 discard: CardSet, game: Contract) -> int:
+        """The chooser's score when the deal is played out by the rule of thumb on the
+        layout ``world``, the chooser holding ``full`` (twenty cards, the ``talon`` among
+        them) and discarding ``discard``: the cheap estimate used when exact solves of
+        whole deals do not fit the budget."""
+        hands = list(world.hands)
+        hands[view.chooser] = full - talon
+        setup = DealSetup(1, view.dealer, tuple(tuple(h) for h in hands), tuple(talon))  # type: ignore[arg-type]
+        deal = Deal(setup, view.rules)  # deal 1: no exchange, already over or still unknown
+        deal.apply(game)
+        deal.apply(discard)
+        while (pending := deal.pending()) is not None:
+            deal.apply(self._rule_of_thumb.decide(pending.view))
+        return deal.result().scores[view.chooser]
+
+    def _best_by_average(self, view: SeatView, count: int, options: list[Any], hands_of: Any,
+                         rollout_of: Any) -> Any:
+        """The option with the best chooser score summed over the sampled layouts.
+
+        ``hands_of(world)`` lists (hand after the discard, game) per option, solved exactly
+        while the budget lasts; each layout counts only if every option was solved on it
+        (paired). With not one layout solved, the options are compared by rule-of-thumb
+        rollouts instead: ``rollout_of(world)`` lists each option's rollout score."""
         budget = self._budget()
+        worlds = self._worlds(view, count)
         totals = [0] * len(options)
         solved = 0
-        for world in self._worlds(view, count):
+        for world in worlds:
             scores = self._chooser_scores(view, hands_of(world), budget, world)
             if scores is None:
                 break
             totals = [t + s for t, s in zip(totals, scores)]
             solved += 1
         if not solved:
-            return None
+            for world in worlds:
+                totals = [t + s for t, s in zip(totals, rollout_of(world))]
         return options[max(range(len(options)), key=lambda i: (totals[i], -i))]
 
     # ------------------------------------------------------------------ decisions
@@ -182,25 +211,28 @@ class SamplingPlayer(Player):
         if len(games) == 1:
             return games[0]
 
-        def hands_of(world: World) -> list[tuple[CardSet, Contract]]:
+        def discards(world: World) -> list[tuple[CardSet, CardSet, Contract]]:
             full = world.hands[view.seat] | world.pile  # own sixteen plus the talon
-            return [(full - self._rule_of_thumb_discard(view, full, g), g) for g in games]
+            return [(full, self._rule_of_thumb_discard(view, full, g), g) for g in games]
 
-        best = self._best_by_average(view, self.effort.choose, games, hands_of)
-        return best if best is not None else self._rule_of_thumb.choose_game(view)
+        return self._best_by_average(
+            view, self.effort.choose, games,
+            lambda w: [(full - d, g) for full, d, g in discards(w)],
+            lambda w: [self._rollout(view, w, full, w.pile, d, g) for full, d, g in discards(w)],
+        )
 
     def discard(self, view: SeatView) -> CardSet:
         game = view.game
-        assert game is not None
-        candidates = list(self._discard_candidates(view))
+        assert game is not None and view.talon is not None
+        talon = view.talon
+        candidates = self._discard_candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-
-        def hands_of(world: World) -> list[tuple[CardSet, Contract]]:
-            return [(view.options - c, game) for c in candidates]
-
-        best = self._best_by_average(view, self.effort.discard, candidates, hands_of)
-        return best if best is not None else candidates[0]
+        return self._best_by_average(
+            view, self.effort.discard, candidates,
+            lambda w: [(view.options - c, game) for c in candidates],
+            lambda w: [self._rollout(view, w, view.options, talon, c, game) for c in candidates],
+        )
 
     def give(self, view: SeatView) -> Card | None:
         return self._rule_of_thumb.give(view)

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -98,7 +97,7 @@ def _read_position(name: str) -> Position:
     """Load one position file ('-' = stdin); every failure becomes a one-line CommandError."""
     if name == "-":
         source = "<stdin>"
-        text = click.get_text_stream("stdin").read()
+        text = sys.stdin.read()
     else:
         source = name
         path = Path(name)

@@ -413,21 +413,82 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                 hi[0] = n - c
                 rhi[0] = r
     else:
-        if L == P:
-            # P takes every trick if each card it holds is above all other cards of its suit.
-            r = 0
-            for s in range(4):
-                lane = inplay & suit_mask(s)
-                pl = st.hands[P] & lane
-                if not pl:
-                    continue
-                tmp = lane & ~pl
-                if tmp:
-                    if highest_card(tmp) > lowest_card(pl):
-                        return
-                    r |= pl & (~pl + 1)
+        _misere_bounds(st, inplay, lo, hi, rlo, rhi)
+
+
+cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
+                                uint64_t* rlo, uint64_t* rhi) noexcept nogil:
+    """No-tricks bounds at a trick boundary. P wins a trick only with the highest card of
+    the suit led, and the pair never beats P unless forced (no trumps: a void seat
+    discards). Relevant cards: P's lowest card of the suits that decide, which fixes (with
+    the hand shapes) how many cards of each seat lie below it."""
+    cdef int n = st.tricks_left
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int partner = 3 - L - P
+    cdef int s, o, low, allwin = 1, forced = 1, duck = 0
+    cdef uint64_t lane, pl, lane_o, lane_l, lane_p, tmp, r = 0, rd = 0
+    if L == P:
+        # P on lead. Every card P holds above all others of its suit: P takes every trick.
+        # Else no card of P that some opponent must beat: P takes this trick at least.
+        # A card that some opponent must beat (all its cards of the suit are higher): P
+        # loses this trick.
+        for s in range(4):
+            lane = inplay & suit_mask(s)
+            pl = st.hands[P] & lane
+            if not pl:
+                continue
+            low = lowest_card(pl)
+            tmp = lane & ~pl
+            if not tmp:
+                continue
+            if highest_card(tmp) > low:
+                allwin = 0
+            r |= (<uint64_t>1) << low
+            for o in range(3):
+                if o != P:
+                    lane_o = st.hands[o] & lane
+                    if lane_o and lowest_card(lane_o) > low:
+                        forced = 0
+                        if not duck:
+                            duck = 1
+                            rd = (<uint64_t>1) << low
+        if allwin:
             lo[0] = n
             rlo[0] = r
+        elif forced:
+            lo[0] = 1
+            rlo[0] = r
+        if duck:
+            hi[0] = n - 1
+            rhi[0] = rd
+        return
+    # The pair on lead. A suit of P where both opponents hold a lower card (or the
+    # leader does and the partner is void): leading it wins P this trick. P ducks this
+    # trick if, in every suit the leader holds, P is void or holds a card below all of
+    # the leader's.
+    duck = 1
+    for s in range(4):
+        lane = inplay & suit_mask(s)
+        lane_l = st.hands[L] & lane
+        if not lane_l:
+            continue
+        pl = st.hands[P] & lane
+        if not pl:
+            continue
+        low = lowest_card(pl)
+        r |= (<uint64_t>1) << low
+        if lowest_card(lane_l) > low:
+            continue
+        duck = 0
+        if lo[0] == 0:
+            lane_p = st.hands[partner] & lane
+            if not lane_p or lowest_card(lane_p) < low:
+                lo[0] = 1
+                rlo[0] = (<uint64_t>1) << low
+    if duck:
+        hi[0] = n - 1
+        rhi[0] = r
 
 
 # ---------------------------------------------------------------- search

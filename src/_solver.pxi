@@ -738,7 +738,7 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
     cdef int P = st.player
     cdef int mover = (L + nt) % 3
     cdef int trump = st.trump
-    cdef int i, k, w, nmoves, card, r, maximizer, winner_idx, wins, side_winning
+    cdef int i, k, w, nmoves, card, r, maximizer, winner_idx, wins, side_winning, third_max
     cdef int moves[16]
     cdef int scores[16]
     cdef uint64_t inplay, hand, legal, reps, bit, gaps, crel, acc
@@ -761,13 +761,17 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
     winner_idx = trick_winner_c(st.trick, nt, trump)
     # Is the trick currently won by the mover's side?
     side_winning = (((L + winner_idx) % 3) == P) == (mover == P)
+    # Second hand: the best card the third hand can play (-1: none that can win).
+    third_max = -1
+    if nt == 1 and not st.misere:
+        third_max = _best_reply(st.hands[(L + 2) % 3], card_suit(t0), trump, st.void_rule)
     nmoves = 0
     while reps:
         card = lowest_card(reps)
         reps &= reps - 1
         moves[nmoves] = card
         wins = beats(card, st.trick[winner_idx], trump)
-        scores[nmoves] = _follow_score(st, card, wins, side_winning, mover)
+        scores[nmoves] = _follow_score(st, card, wins, side_winning, mover, third_max)
         nmoves += 1
     _sort_moves(moves, scores, nmoves)
 
@@ -810,10 +814,24 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
     return r
 
 
+cdef inline int _best_reply(uint64_t hand, int lead_suit, int trump, int void_rule) noexcept nogil:
+    """The strongest card a hand can play to a trick led in lead_suit: its highest card of
+    the suit, else its highest trump when it may ruff, else -1 (it cannot win)."""
+    cdef uint64_t x = hand & suit_mask(lead_suit)
+    if x:
+        return highest_card(x)
+    if trump >= 0:
+        x = hand & suit_mask(trump)
+        if x:
+            return highest_card(x)
+    return -1
+
+
 cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winning,
-                              int mover) noexcept nogil:
+                              int mover, int third_max) noexcept nogil:
     """Move-ordering score for a card played to a trick (higher first)."""
     cdef int v = _order_value(card, st.trump)
+    cdef int third_partner, cur
     if st.misere:
         if mover == st.player:
             # Duck with the highest card that does not win; if forced to win, win high.
@@ -824,6 +842,22 @@ cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winn
         if not wins:
             return 100 + v
         return 50 - v
+    if st.ntrick == 1:
+        # Second hand: a winner only counts if the third hand cannot beat it.
+        third_partner = (mover != st.player) and (st.leader == st.player)
+        if third_partner:
+            # Partner plays last: low if the partner can take the trick anyway.
+            if third_max >= 0 and beats(third_max, st.trick[0], st.trump):
+                return 100 - v
+            if wins:
+                return 100 - v if third_max < 0 or not beats(third_max, card, st.trump) else 40 - v
+            return 70 - v
+        if wins and (third_max < 0 or not beats(third_max, card, st.trump)):
+            return 100 - v      # a sure winner, cheapest first
+        if side_winning:
+            if third_max < 0 or not beats(third_max, st.trick[0], st.trump):
+                return 90 - v if not wins else 30 - v
+        return 70 - v if not wins else 40 - v
     if side_winning:
         if not wins:
             return 100 - v

@@ -426,8 +426,8 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
     cdef int L = st.leader
     cdef int P = st.player
     cdef int partner = 3 - L - P
-    cdef int s, o, low, allwin = 1, forced = 1, duck = 0
-    cdef uint64_t lane, pl, lane_o, lane_l, lane_p, tmp, r = 0, rd = 0
+    cdef int s, o, low, allwin = 1, forced = 1, duck = 0, safe = 1
+    cdef uint64_t lane, pl, lane_o, lane_l, lane_p, tmp, r = 0, rd = 0, rs = 0
     if L == P:
         # P on lead. Every card P holds above all others of its suit: P takes every trick.
         # Else no card of P that some opponent must beat: P takes this trick at least.
@@ -444,6 +444,8 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
                 continue
             if highest_card(tmp) > low:
                 allwin = 0
+            if highest_card(pl) > lowest_card(tmp):
+                safe = 0
             r |= (<uint64_t>1) << low
             for o in range(3):
                 if o != P:
@@ -460,21 +462,34 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
             lo[0] = 1
             rlo[0] = r
         if duck:
-            hi[0] = n - 1
-            rhi[0] = rd
+            if safe:
+                # Every card of P is below all the others of its suit: P loses this
+                # trick and, never winning, never leads again (see below).
+                hi[0] = 0
+                rhi[0] = r
+            else:
+                hi[0] = n - 1
+                rhi[0] = rd
         return
     # The pair on lead. A suit of P where both opponents hold a lower card (or the
     # leader does and the partner is void): leading it wins P this trick. P ducks this
     # trick if, in every suit the leader holds, P is void or holds a card below all of
     # the leader's.
+    # If every card of P is below all the others of its suit, P never takes a trick: each
+    # trick is led by the pair, and a card led in a suit of P is above all of P's.
     duck = 1
     for s in range(4):
         lane = inplay & suit_mask(s)
-        lane_l = st.hands[L] & lane
-        if not lane_l:
-            continue
         pl = st.hands[P] & lane
         if not pl:
+            continue
+        tmp = lane & ~pl
+        if tmp:
+            if highest_card(pl) > lowest_card(tmp):
+                safe = 0
+            rs |= pl & (~pl + 1)
+        lane_l = st.hands[L] & lane
+        if not lane_l:
             continue
         low = lowest_card(pl)
         r |= (<uint64_t>1) << low
@@ -486,7 +501,10 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
             if not lane_p or lowest_card(lane_p) < low:
                 lo[0] = 1
                 rlo[0] = (<uint64_t>1) << low
-    if duck:
+    if safe:
+        hi[0] = 0
+        rhi[0] = rs
+    elif duck:
         hi[0] = n - 1
         rhi[0] = r
 

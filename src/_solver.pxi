@@ -715,7 +715,7 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
                 if o != P:
                     theirs = st.hands[o] & lane
                     if theirs and lowest_card(theirs) > card:
-                        return 300 - rank
+                        return 300 + rank
             theirs = lane & ~st.hands[P]
             return 100 + 3 * ts_pc(theirs & above) - 4 * ts_pc(theirs & below) - rank
         pl = st.hands[P] & lane

@@ -412,6 +412,25 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
             if n - c < hi[0]:
                 hi[0] = n - c
                 rhi[0] = r
+            # Or the leader crosses to the partner's top card of a suit it holds (P
+            # following or unable to ruff) and the partner cashes its own sure tricks.
+            o = 3 - L - P
+            for s in range(4):
+                lane = inplay & suit_mask(s)
+                if not (st.hands[L] & lane) or not (st.hands[o] & lane):
+                    continue
+                if (trump >= 0 and s != trump and not (st.hands[P] & lane)
+                        and (st.hands[P] & suit_mask(trump))):
+                    continue
+                c = _top_seq(st.hands[o] & lane, lane, &low)
+                if c == 0:
+                    continue
+                r = (<uint64_t>1) << highest_card(st.hands[o] & lane)
+                c = _sure_on_lead(st, o, inplay, &r)
+                if n - c < hi[0]:
+                    hi[0] = n - c
+                    rhi[0] = r
+                break
     else:
         _misere_bounds(st, inplay, lo, hi, rlo, rhi)
 

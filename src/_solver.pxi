@@ -904,23 +904,88 @@ cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winn
     return 50 - v
 
 
+cdef int _playout(SolverState* st0) noexcept nogil:
+    """f along one greedy playout: every seat plays its first card in move order."""
+    cdef SolverState tmp = st0[0]
+    cdef SolverState* st = &tmp
+    cdef int P = st.player
+    cdef int trump = st.trump
+    cdef int taken = 0
+    cdef int nt, L, mover, card, best, sc, bestsc, k, winner_idx, side_winning, third_max
+    cdef uint64_t inplay, reps, gaps, hand
+    while st.tricks_left > 0:
+        nt = st.ntrick
+        L = st.leader
+        mover = (L + nt) % 3
+        hand = st.hands[mover]
+        inplay = st.hands[0] | st.hands[1] | st.hands[2]
+        for k in range(nt):
+            inplay |= (<uint64_t>1) << st.trick[k]
+        gaps = DECK & ~inplay
+        best = -1
+        bestsc = -(1 << 30)
+        if nt == 0:
+            reps = _run_tops(hand, gaps)
+            while reps:
+                card = lowest_card(reps)
+                reps &= reps - 1
+                sc = _lead_score(st, card, inplay)
+                if sc > bestsc:
+                    bestsc = sc
+                    best = card
+        else:
+            reps = _run_tops(hand, gaps) & legal_mask(hand, card_suit(st.trick[0]), trump,
+                                                      st.void_rule)
+            winner_idx = trick_winner_c(st.trick, nt, trump)
+            side_winning = (((L + winner_idx) % 3) == P) == (mover == P)
+            third_max = -1
+            if nt == 1 and not st.misere:
+                third_max = _best_reply(st.hands[(L + 2) % 3], card_suit(st.trick[0]), trump,
+                                        st.void_rule)
+            while reps:
+                card = lowest_card(reps)
+                reps &= reps - 1
+                sc = _follow_score(st, card, beats(card, st.trick[winner_idx], trump),
+                                   side_winning, mover, third_max)
+                if sc > bestsc:
+                    bestsc = sc
+                    best = card
+        st.hands[mover] ^= (<uint64_t>1) << best
+        st.trick[nt] = best
+        if nt == 2:
+            k = (L + trick_winner_c(st.trick, 3, trump)) % 3
+            if k == P:
+                taken += 1
+            st.leader = k
+            st.ntrick = 0
+            st.tricks_left -= 1
+        else:
+            st.ntrick = nt + 1
+    return taken
+
+
 cdef int _solve_value(SolverState* st) noexcept nogil:
-    """f for the position in st (bisection over null-window tests)."""
+    """f for the position in st: null-window tests stepping one at a time from a greedy
+    playout's value (tests around the value are needed anyway; this skips most others)."""
     cdef int lo = 0
     cdef int hi = st.tricks_left
-    cdef int t
+    cdef int t = _playout(st)
     cdef uint64_t rel
+    if st.misere:
+        # The playout's value is a poor guess in no-tricks (the pair's greedy play lets P
+        # off lightly); climbing from 1 measured better.
+        t = 1
     while lo < hi:
-        if st.misere:
-            # No-tricks values are small and proving "P takes >= t" fails is the costly
-            # direction: climb from below.
+        if t <= lo:
             t = lo + 1
-        else:
-            t = (lo + hi + 1) >> 1
+        if t > hi:
+            t = hi
         if _search(st, t, &rel):
             lo = t
+            t += 1
         else:
             hi = t - 1
+            t -= 1
         if st.abort:
             return -1
     return lo

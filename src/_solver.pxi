@@ -445,13 +445,17 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
     cdef int L = st.leader
     cdef int P = st.player
     cdef int partner = 3 - L - P
-    cdef int s, o, low, allwin = 1, forced = 1, duck = 0, safe = 1
+    cdef int s, o, low, m, lcount, duck = 0, safe = 1
     cdef uint64_t lane, pl, lane_o, lane_l, lane_p, tmp, r = 0, rd = 0, rs = 0
     if L == P:
-        # P on lead. Every card P holds above all others of its suit: P takes every trick.
-        # Else no card of P that some opponent must beat: P takes this trick at least.
-        # A card that some opponent must beat (all its cards of the suit are higher): P
-        # loses this trick.
+        # P on lead. The pair keeps P on lead, winning, while each opponent can follow
+        # P's leads under P's lowest card of the suit led: with, per suit of P and
+        # opponent, l cards below P's lowest and h above it (h > 0), P can lead the suit
+        # only l times before the opponent must beat it, unless l >= P's length there;
+        # the opponent discards its "above" cards first. So P takes at least the least
+        # such l tricks (all n if none is limited). An opponent with l == 0 < h: P
+        # leading that suit loses the trick.
+        m = n
         for s in range(4):
             lane = inplay & suit_mask(s)
             pl = st.hands[P] & lane
@@ -461,24 +465,22 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
             tmp = lane & ~pl
             if not tmp:
                 continue
-            if highest_card(tmp) > low:
-                allwin = 0
             if highest_card(pl) > lowest_card(tmp):
                 safe = 0
             r |= (<uint64_t>1) << low
             for o in range(3):
                 if o != P:
                     lane_o = st.hands[o] & lane
-                    if lane_o and lowest_card(lane_o) > low:
-                        forced = 0
-                        if not duck:
-                            duck = 1
-                            rd = (<uint64_t>1) << low
-        if allwin:
-            lo[0] = n
-            rlo[0] = r
-        elif forced:
-            lo[0] = 1
+                    if not lane_o:
+                        continue
+                    lcount = ts_pc(lane_o & _below(low))
+                    if lcount < ts_pc(lane_o) and lcount < ts_pc(pl) and lcount < m:
+                        m = lcount
+                    if lcount == 0 and not duck:
+                        duck = 1
+                        rd = (<uint64_t>1) << low
+        if m:
+            lo[0] = m
             rlo[0] = r
         if duck:
             if safe:

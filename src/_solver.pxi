@@ -639,7 +639,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if card == best:
             scores[nmoves] = 1 << 30
         else:
-            scores[nmoves] = _lead_score(st, card, inplay) + 8 * st.hist[L != P][card]
+            scores[nmoves] = _lead_score(st, card, inplay) + 20 * st.hist[L != P][card]
         nmoves += 1
     _sort_moves(moves, scores, nmoves)
 

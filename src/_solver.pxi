@@ -32,7 +32,7 @@ cdef extern from "Python.h":
 
 cdef enum:
     CHECK_INTERVAL = 1 << 16
-    BUCKET = 16              # entries per table bucket
+    BUCKET = 32              # entries per table bucket
     MINK = 2                # top cards per suit always exact (and hashed)
     NO_MOVE = 255
 

@@ -445,7 +445,10 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
     cdef int L = st.leader
     cdef int P = st.player
     cdef int partner = 3 - L - P
-    cdef int s, o, low, m, lcount, duck = 0, safe = 1
+    cdef int s, o, c, low, m, lcount, plen, duck = 0, safe = 1
+    cdef int cap[4]
+    cdef int cap1[4]
+    cdef int forcing[4]
     cdef uint64_t lane, pl, lane_o, lane_l, lane_p, tmp, r = 0, rd = 0, rs = 0
     if L == P:
         # P on lead. The pair keeps P on lead, winning, while each opponent can follow
@@ -498,30 +501,63 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
     # the leader's.
     # If every card of P is below all the others of its suit, P never takes a trick: each
     # trick is led by the pair, and a card led in a suit of P is above all of P's.
+    #
+    # After such a forcing trick P is on lead, and the count above applies to what is left
+    # (the two low cards the pair played there were below P's lowest card of the suit):
+    # P takes 1 + that many tricks at least.
     duck = 1
+    m = n
     for s in range(4):
+        cap[s] = n
+        cap1[s] = n
+        forcing[s] = 0
         lane = inplay & suit_mask(s)
         pl = st.hands[P] & lane
         if not pl:
             continue
+        low = lowest_card(pl)
+        plen = ts_pc(pl)
         tmp = lane & ~pl
         if tmp:
             if highest_card(pl) > lowest_card(tmp):
                 safe = 0
             rs |= pl & (~pl + 1)
+            for o in range(3):
+                if o == P:
+                    continue
+                lane_o = st.hands[o] & lane
+                if not lane_o:
+                    continue
+                lcount = ts_pc(lane_o & _below(low))
+                if lcount < ts_pc(lane_o):
+                    if lcount < plen and lcount < cap[s]:
+                        cap[s] = lcount
+                    if plen > 1 and lcount - 1 < plen - 1 and lcount - 1 < cap1[s]:
+                        cap1[s] = lcount - 1
         lane_l = st.hands[L] & lane
         if not lane_l:
             continue
-        low = lowest_card(pl)
         r |= (<uint64_t>1) << low
         if lowest_card(lane_l) > low:
             continue
         duck = 0
-        if lo[0] == 0:
-            lane_p = st.hands[partner] & lane
-            if not lane_p or lowest_card(lane_p) < low:
-                lo[0] = 1
-                rlo[0] = (<uint64_t>1) << low
+        lane_p = st.hands[partner] & lane
+        if not lane_p or lowest_card(lane_p) < low:
+            forcing[s] = 1
+    for s in range(4):
+        if not forcing[s]:
+            continue
+        c = cap1[s]
+        for o in range(4):
+            if o != s and cap[o] < c:
+                c = cap[o]
+        if c > n - 1:
+            c = n - 1
+        if c < 0:
+            c = 0
+        if c + 1 > lo[0]:
+            lo[0] = c + 1
+            rlo[0] = rs
     if safe:
         hi[0] = 0
         rhi[0] = rs

@@ -33,7 +33,6 @@ cdef extern from "Python.h":
 cdef enum:
     CHECK_INTERVAL = 1 << 16
     BUCKET = 32              # entries per table bucket
-    MINK = 2                # top cards per suit always exact (and hashed)
     NO_MOVE = 255
 
 
@@ -70,6 +69,10 @@ cdef struct SolverState:
     int void_rule
     int player
     int misere              # 1 in no-tricks: P minimises f
+    int mink                # top cards per suit always exact in table entries (and hashed):
+                            # 1 measured best in trump and no-trump; in no-tricks the
+                            # entries of one coarse position are many more and overflow
+                            # their bucket unless spread by the top two cards
     uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
@@ -249,8 +252,8 @@ cdef inline uint64_t _pattern_mask(int kpack, uint64_t inplay) noexcept nogil:
     return mask
 
 
-cdef inline int _kpack_of(uint64_t rel, uint64_t inplay) noexcept nogil:
-    """k_s per suit from a relevant-card set (at least MINK, or all, for a suit in play)."""
+cdef inline int _kpack_of(uint64_t rel, uint64_t inplay, int mink) noexcept nogil:
+    """k_s per suit from a relevant-card set (at least mink, or all, for a suit in play)."""
     cdef int s, k, m, kpack = 0
     cdef uint64_t lane, r
     for s in range(4):
@@ -259,7 +262,7 @@ cdef inline int _kpack_of(uint64_t rel, uint64_t inplay) noexcept nogil:
             continue
         r = rel & lane
         k = ts_pc(lane)
-        m = MINK if k > MINK else k
+        m = mink if k > mink else k
         if r:
             k = ts_pc(lane & ~_below(lowest_card(r)))
             if k < m:
@@ -633,7 +636,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     key = _boundary_key(st, inplay)
     h0r = _rel_hand(st.hands[0], inplay)
     h1r = _rel_hand(st.hands[1], inplay)
-    mask = _pattern_mask(_kpack_of(0, inplay), inplay)
+    mask = _pattern_mask(_kpack_of(0, inplay, st.mink), inplay)
     b = st.tt + (_mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask))) & st.tt_mask) * BUCKET
     best = NO_MOVE
     for i in range(BUCKET):
@@ -703,7 +706,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             break
         acc |= crel
     rel[0] = acc
-    kpack = _kpack_of(acc, inplay)
+    kpack = _kpack_of(acc, inplay, st.mink)
     mask = _pattern_mask(kpack, inplay)
     if best >= 0:
         s = card_suit(best)
@@ -1155,6 +1158,7 @@ cdef class Solver:
         self.st.contract = contract
         self.st.void_rule = void_rule
         self.st.misere = contract == NO_TRICKS
+        self.st.mink = 2 if self.st.misere else 1
         self.st.abort = 0
         self.st.check_at = self.st.nodes + CHECK_INTERVAL
         return 0

@@ -841,8 +841,8 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
     side_winning = (((L + winner_idx) % 3) == P) == (mover == P)
     # Second hand: the best card the third hand can play (-1: none that can win).
     third_max = -1
-    if nt == 1 and not st.misere:
-        third_max = _best_reply(st.hands[(L + 2) % 3], card_suit(t0), trump, st.void_rule)
+    if nt == 1:
+        third_max = _third_card(st, card_suit(t0))
     nmoves = 0
     while reps:
         card = lowest_card(reps)
@@ -905,6 +905,18 @@ cdef inline int _best_reply(uint64_t hand, int lead_suit, int trump, int void_ru
     return -1
 
 
+cdef inline int _third_card(SolverState* st, int lead_suit) noexcept nogil:
+    """For the second hand's move ordering: in trump and no-trump the strongest card the
+    third hand can play (_best_reply); in no-tricks its lowest card of the suit led (-1:
+    void)."""
+    cdef uint64_t x
+    cdef int third = (st.leader + 2) % 3
+    if st.misere:
+        x = st.hands[third] & suit_mask(lead_suit)
+        return lowest_card(x) if x else -1
+    return _best_reply(st.hands[third], lead_suit, st.trump, st.void_rule)
+
+
 cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winning,
                               int mover, int third_max) noexcept nogil:
     """Move-ordering score for a card played to a trick (higher first)."""
@@ -913,7 +925,12 @@ cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winn
     if st.misere:
         if mover == st.player:
             # Duck with the highest card that does not win; if forced to win, win high.
+            # Second hand: a card the third hand must overtake (all its cards of the suit
+            # are higher) also ducks.
             if not wins:
+                return 100 + v
+            if (st.ntrick == 1 and third_max >= 0 and card_suit(card) == card_suit(third_max)
+                    and third_max > card):
                 return 100 + v
             return v
         # Opponents: P winning -> stay under it, shedding high cards; else play low.
@@ -980,9 +997,8 @@ cdef int _playout(SolverState* st0) noexcept nogil:
             winner_idx = trick_winner_c(st.trick, nt, trump)
             side_winning = (((L + winner_idx) % 3) == P) == (mover == P)
             third_max = -1
-            if nt == 1 and not st.misere:
-                third_max = _best_reply(st.hands[(L + 2) % 3], card_suit(st.trick[0]), trump,
-                                        st.void_rule)
+            if nt == 1:
+                third_max = _third_card(st, card_suit(st.trick[0]))
             while reps:
                 card = lowest_card(reps)
                 reps &= reps - 1

@@ -291,3 +291,16 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
     row = next(line for line in out.getvalue().splitlines() if line.startswith(chooser_name))
     short = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C", "no-trump": "NT", "no-tricks": "NoTr"}
     assert short[view.game.label] not in row.split("games left:")[1].split()
+
+
+def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
+    from ts358.cli import play as play_cli
+    from ts358.human import HintUnavailable
+    from ts358.players import Effort, SamplingPlayer
+
+    monkeypatch.setitem(play_cli._STRONG, 0, SamplingPlayer(0, effort=Effort(node_budget=1), tt_mb=1))
+    match = Match(Rules(length=3), seed=3)
+    while (pending := match.pending()).kind is not DecisionKind.PLAY:
+        match.apply(make_player("medium").decide(pending.view))
+    with pytest.raises(HintUnavailable, match="few tricks"):
+        play_cli.strong_hint(pending.view)

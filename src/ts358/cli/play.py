@@ -30,7 +30,7 @@ from ..deal import DealResult, IllegalDecision
 from ..human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
 from ..i18n import can_encode_symbols, game_name, t
 from ..match import Match
-from ..players import LEVELS, make_player
+from ..players import LEVELS, SamplingPlayer, make_player
 from ..players.base import Player
 from ..record import write_record
 from ..rules import MATCH_LENGTHS, Rules
@@ -107,15 +107,17 @@ _STRONG: dict[int, Any] = {}
 
 
 def strong_hint(view: SeatView) -> dict[Card, float]:
-    """The strong (sampling) player's expected deal score of each legal card."""
-    try:
-        from ..players.sampling import SamplingPlayer
-    except ImportError as exc:  # the hard player is not installed
-        raise HintUnavailable(str(exc)) from None
+    """The strong (sampling) player's expected deal score of each legal card.
+
+    Raises HintUnavailable when not one sampled layout could be solved within the strong
+    player's node budget (early in a deal, on hard layouts)."""
     player = _STRONG.get(0)
     if player is None:
         player = _STRONG[0] = SamplingPlayer(0)
-    return player.play_scores(view)
+    scores = player.play_scores(view)
+    if not scores:
+        raise HintUnavailable(t("hint.too_early"))
+    return scores
 
 
 @dataclasses.dataclass

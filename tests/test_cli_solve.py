@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 from reference_solver import reference_move_values, reference_value
-from typer.testing import CliRunner
 
 from ts358 import Card, Contract, Role
-from ts358.cli import main
 from ts358.position import Position
 
 # hearts; the dealer led 5D; the chooser (void in diamonds) must ruff with 2H.
@@ -47,38 +46,14 @@ dealer = 4
 """
 
 
-class Run:
-    """The outcome of one command: exit code, stdout and stderr (kept apart)."""
-
-    def __init__(self, exit_code, stdout, stderr):
-        self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr
-
-
 class Runner:
-    """Runs ``ts358 ARGS`` through the console-script entry point :func:`ts358.cli.main`
-    inside :class:`CliRunner`'s isolation (captured stdin/stdout/stderr, env).
-
-    ``main`` is what users run and what turns a CommandError into one stderr line and
-    exit 2 (``CliRunner.invoke`` calls the Typer command directly, whose own error handling
-    does not know CommandError).
-    """
+    """``ts358 ARGS`` through the real entry point, with the output charset given."""
 
     def __init__(self, charset="utf-8"):
-        self.runner = CliRunner(charset=charset)
+        self.charset = charset
 
     def invoke(self, args, input=None, env=None):
-        code = 0
-        with self.runner.isolation(input=input, env=env) as (out, err, _):
-            try:
-                main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            stdout = out.getvalue().decode(self.runner.charset, "replace")
-            stderr = err.getvalue().decode(self.runner.charset, "replace")
-        return Run(code, stdout, stderr)
+        return run_cli(args, input=input, env=env, charset=self.charset)
 
 
 @pytest.fixture
@@ -276,15 +251,14 @@ def test_missing_file_and_bad_options(runner, files):
     one_error_line(runner.invoke(["deal", "--seed", "1", "--rules", "x"]), "--rules")
 
 
-def test_ctrl_c_exits_130(files, monkeypatch, capsys):
+def test_ctrl_c_exits_130(runner, files, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr("ts358.cli.solve.solve", interrupted)
-    with pytest.raises(SystemExit) as info:
-        main(["solve", "small.toml"])
-    assert info.value.code == 130
-    assert "Traceback" not in capsys.readouterr().err
+    result = runner.invoke(["solve", "small.toml"])
+    assert result.exit_code == 130
+    assert "interrupted" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---------------------------------------------------------------- deal

@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         code = exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        print("\nts358: interrupted", file=sys.stderr)
         code = 130
+    if code == 130:  # Typer turns Ctrl-C inside a command into a silent Exit(130)
+        print("\nts358: interrupted", file=sys.stderr)
     sys.exit(code if isinstance(code, int) else 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -17,12 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, CardSet, NotationError, Suit
+from ..i18n import can_encode_symbols
 from ..position import Position, PositionError
 from ..rules import Contract, Role, VoidRule
 from ..solve import SolveResult, new_solver, solve
 from .app import CommandError, app
 
-SUIT_SYMBOLS = "♠♥♦♣"
 
 def _paragraphs(*paragraphs: str) -> str:
     return "\n\n".join(paragraphs)
@@ -62,15 +62,6 @@ SOLVE_HELP = _paragraphs(
     FORMAT_HELP,
 )
 
-
-def _can_encode_symbols(stream: IO[str] | Any) -> bool:
-    """Whether ``stream`` can print the suit symbols (else cards use letters S H D C)."""
-    encoding = getattr(stream, "encoding", None) or "ascii"
-    try:
-        SUIT_SYMBOLS.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
 
 
 class _Style:
@@ -224,7 +215,7 @@ def solve_command(
     positions = [(name, _read_position(name)) for name in files]
     stdout = sys.stdout
     console = Console(file=stdout, highlight=False, soft_wrap=False)
-    style = _Style(_can_encode_symbols(stdout))
+    style = _Style(can_encode_symbols(stdout))
     solver = None
     for name, position in positions:
         if not position.is_over:

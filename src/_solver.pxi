@@ -55,7 +55,7 @@ cdef struct TTEntry:
     int8_t hi               # upper bound on f
     uint8_t best            # leader's best move: suit * 16 + cards in play above it
     uint8_t work            # log2 of the nodes spent on the entry (replacement priority)
-    uint16_t spare
+    uint16_t epoch          # the table's epoch when stored: older entries count as empty
 
 
 cdef struct SolverState:
@@ -81,6 +81,7 @@ cdef struct SolverState:
     int abort               # 1: a signal (Ctrl-C), 2: the node limit
     TTEntry* tt
     uint64_t tt_mask        # number of buckets - 1
+    uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)
 
 
 # ---------------------------------------------------------------- bit counting
@@ -641,7 +642,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     best = NO_MOVE
     for i in range(BUCKET):
         e = &b[i]
-        if e.key != key:
+        if e.key != key or e.epoch != st.epoch:
             continue
         mask = _pattern_mask(e.kpack, inplay)
         if (h0r & mask) != e.h0 or (h1r & mask) != e.h1:
@@ -715,20 +716,21 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         best = NO_MOVE
     if r:
         _tt_store(b, key, h0r & mask, h1r & mask, kpack, target, n, best,
-                  _ilog2(st.nodes - nodes0 + 1))
+                  _ilog2(st.nodes - nodes0 + 1), st.epoch)
     else:
         _tt_store(b, key, h0r & mask, h1r & mask, kpack, 0, target - 1, best,
-                  _ilog2(st.nodes - nodes0 + 1))
+                  _ilog2(st.nodes - nodes0 + 1), st.epoch)
     return r
 
 
 cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, int kpack,
-                           int lo, int hi, int best, int work) noexcept nogil:
+                           int lo, int hi, int best, int work, int epoch) noexcept nogil:
     cdef TTEntry* e
     cdef int i
     for i in range(BUCKET):
         e = &b[i]
-        if e.key == key and e.kpack == kpack and e.h0 == h0 and e.h1 == h1:
+        if (e.key == key and e.epoch == epoch and e.kpack == kpack and e.h0 == h0
+                and e.h1 == h1):
             if lo > e.lo:
                 e.lo = lo
             if hi < e.hi:
@@ -741,7 +743,7 @@ cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, i
     # Not present: take an empty slot, else the one that cost the least to compute.
     e = &b[0]
     for i in range(BUCKET):
-        if b[i].key == 0:
+        if b[i].key == 0 or b[i].epoch != epoch:
             e = &b[i]
             break
         if b[i].work < e.work:
@@ -754,6 +756,7 @@ cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, i
     e.hi = hi
     e.best = best
     e.work = work
+    e.epoch = epoch
 
 
 cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept nogil:
@@ -1080,6 +1083,7 @@ cdef class Solver:
         self.st.tt = <TTEntry*>((<size_t>self.tt_raw + 63) & ~(<size_t>63))
         self.st.tt_mask = nbuckets - 1
         memset(self.st.tt, 0, self.tt_size)
+        self.st.epoch = 1
         self.st.nodes = 0
         self.busy = False
 
@@ -1106,9 +1110,13 @@ cdef class Solver:
         self.st.nodes = 0
 
     def clear(self):
-        """Empty the transposition table."""
+        """Empty the transposition table (in constant time: entries of earlier epochs count
+        as empty; the memory is zeroed once every 65535 clears)."""
         self._enter()
-        memset(self.st.tt, 0, self.tt_size)
+        self.st.epoch = (self.st.epoch + 1) & 0xFFFF
+        if self.st.epoch == 0:
+            memset(self.st.tt, 0, self.tt_size)
+            self.st.epoch = 1
         self.busy = False
 
     cdef int _enter(self) except -1:

@@ -339,10 +339,19 @@ cdef inline int _top_seq(uint64_t mine, uint64_t lane, uint64_t* low) noexcept n
 
 cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) noexcept nogil:
     """Tricks seat X on lead takes for sure by cashing top cards (trumps first, side suits
-    only as long as every other seat holding trumps still follows)."""
-    cdef int s, c, limit, o, count = 0
+    only as long as every other seat holding trumps still follows, unless X's top trumps
+    draw all the others' trumps first)."""
+    cdef int s, c, limit, o, count = 0, drawn = 0, most = 0
     cdef uint64_t lane, low, mine
     cdef int trump = st.trump
+    if trump >= 0:
+        lane = inplay & suit_mask(trump)
+        if st.hands[X] & lane:
+            c = _top_seq(st.hands[X] & lane, lane, &low)
+            for o in range(3):
+                if o != X and ts_pc(st.hands[o] & lane) > most:
+                    most = ts_pc(st.hands[o] & lane)
+            drawn = c >= most
     for s in range(4):
         lane = inplay & suit_mask(s)
         mine = st.hands[X] & lane
@@ -351,7 +360,7 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
         c = _top_seq(mine, lane, &low)
         if c == 0:
             continue
-        if trump >= 0 and s != trump:
+        if trump >= 0 and s != trump and not drawn:
             limit = 99
             for o in range(3):
                 if o != X and st.hands[o] & suit_mask(trump):

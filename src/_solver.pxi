@@ -4,17 +4,24 @@
 # f(position) = P's tricks from now on (the trick in progress counts) under minimax, where P
 # maximises f in trump and no-trump contracts and minimises it in no-tricks (the other two
 # always do the opposite). Everything below is a null-window test "f >= target?" driven by
-# an iterating target (bisection; no-tricks climbs from 1). Techniques:
+# an iterating target (trump and no-trump: one step at a time from the value of a greedy
+# playout, _playout; no-tricks climbs from 1). Techniques:
 # - transposition table at trick boundaries with lower and upper bounds, kept between calls,
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
-#   position whose low cards differ only in which of them each hand holds;
+#   position whose low cards differ only in which of them each hand holds; 32-entry
+#   buckets; Solver.clear() bumps an epoch instead of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
 #   trick still separate runs); the forced-trump rule comes from legal_mask;
 # - quick bounds at trick starts (_quick_bounds): top trumps of P, top trumps of one
-#   opponent above all of P's, cashable top cards of the leader, and in no-tricks a P on
-#   lead whose every card is unbeatable;
+#   opponent above all of P's, cashable top cards of the leader (side suits in full once
+#   its top trumps draw the others'), of the partner reached through an entry; in
+#   no-tricks (_misere_bounds) tricks the pair can force on P (P on lead with no way to
+#   lose the lead, also after a forcing lead by the pair), a trick P surely ducks, and a P
+#   whose every card is below all others of its suit (no more tricks);
 # - move ordering: table move, then suit-situation heuristics for leads plus a cutoff
-#   history, and cheapest-winner / lowest-card rules when following;
+#   history, and cheapest-winner / lowest-card rules when following (second hand: a
+#   winner only if the third hand cannot beat it; in no-tricks a card the third hand must
+#   overtake ducks);
 # - the last trick scored directly.
 #
 # The search runs without the GIL; every CHECK_INTERVAL nodes it takes the GIL to call

@@ -7,6 +7,7 @@ inside Click's isolation (captured stdin, stdout and stderr, environment).
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 
@@ -37,3 +38,17 @@ def run_cli(args, input=None, env=None, charset="utf-8") -> CliResult:
         stdout = out.getvalue().decode(charset, "replace")
         stderr = err.getvalue().decode(charset, "replace")
     return CliResult(code, stdout, stderr)
+
+
+def read_until_closed(fd: int) -> bytes:
+    """Everything written to a pseudo-terminal's master ``fd`` until the other side closes."""
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # Linux reports the closed slave as EIO
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)

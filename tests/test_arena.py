@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from cli_runner import run_cli
+from cli_runner import read_until_closed, run_cli
 
 from ts358.arena import (
     BoardOutcome,
@@ -268,15 +268,7 @@ def test_progress_bar_on_a_terminal_and_clean_json_on_stdout():
         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=env,
     )
     os.close(slave)
-    terminal = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        terminal += chunk
+    terminal = read_until_closed(master)
     stdout, _ = proc.communicate(timeout=60)
     os.close(master)
     assert proc.returncode == 0, terminal.decode(errors="replace")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli
+from cli_runner import read_until_closed, run_cli
 from reference_solver import reference_move_values, reference_value
 
 from ts358 import Card, Contract, Role
@@ -310,18 +310,10 @@ def test_solve_in_a_pseudo_terminal(files):
     proc = subprocess.Popen([sys.executable, "-m", "ts358", "solve", "small.toml"],
                             stdout=slave, stderr=slave, env=env)
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
+    terminal = read_until_closed(master)
     os.close(master)
     assert proc.wait(timeout=60) == 0
-    out = b"".join(chunks).decode("utf-8")
+    out = terminal.decode("utf-8")
     assert "♠" in out and "\x1b[" in out  # symbols and colour on a terminal
     assert "best" in out
 

@@ -230,24 +230,6 @@ def test_deal_scores(game, seed):
     assert sum(result.scores) == 0
 
 
-@pytest.mark.parametrize(
-    "contract, role, tricks, score",
-    [
-        # Seed 000's scoring table.
-        (Contract.CLUBS, Role.CHOOSER, 10, 2),
-        (Contract.CLUBS, Role.THIRD, 4, -1),
-        (Contract.CLUBS, Role.DEALER, 2, -1),
-        (Contract.NO_TRICKS, Role.CHOOSER, 1, 2),
-        (Contract.NO_TRICKS, Role.DEALER, 10, -2),
-        (Contract.NO_TRICKS, Role.THIRD, 5, 0),
-        # Seed 000's example of the exchange: obligation 5, 7 tricks; obligation 8, 6 tricks.
-        (Contract.HEARTS, Role.THIRD, 7, 2),
-        (Contract.HEARTS, Role.CHOOSER, 6, -2),
-    ],
-)
-def test_seed_scoring_table(contract, role, tricks, score):
-    assert role.score(contract, tricks) == score
-
 
 def test_tricks_follow_the_winner():
     deal = fresh(seed=11)

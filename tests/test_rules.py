@@ -23,6 +23,8 @@ def test_obligations_and_limits_follow_the_rules():
         (Contract.NO_TRICKS, Role.DEALER, 10, -2),
         (Contract.NO_TRICKS, Role.THIRD, 5, 0),
         (Contract.NO_TRUMP, Role.THIRD, 7, 2),
+        # Seed 000's example of the exchange: obligation 5, 7 tricks; obligation 8, 6 tricks.
+        (Contract.HEARTS, Role.THIRD, 7, 2),
         (Contract.HEARTS, Role.CHOOSER, 6, -2),
     ],
 )

@@ -135,26 +135,23 @@ def test_return_for_a_trump_is_a_low_side_card():
     assert HeuristicPlayer().decide(v) is C("3D")
 
 
-def test_discard_low_cards_of_short_suits():
-    # Hearts trump; diamonds is the shortest side suit, then clubs.
-    hand = CardSet.parse("AKQJT98765.AK2.T3.K5432")
+@pytest.mark.parametrize(
+    "hand, game, expected",
+    [
+        # Hearts trump; diamonds is the shortest side suit, then clubs.
+        pytest.param("AKQJT98765.AK2.T3.K5432", Contract.HEARTS, "-.-.T3.32",
+                     id="low_cards_of_short_suits"),
+        pytest.param("A2.AKQJT98765432.A.AKQJ", Contract.HEARTS, "2.-.-.KQJ",
+                     id="keeps_trumps_and_aces"),
+        pytest.param("AKQJT98.765432.5432.432", Contract.NO_TRICKS, "AKQJ.-.-.-",
+                     id="high_cards_in_no_tricks"),
+    ],
+)
+def test_discard(hand, game, expected):
+    hand = CardSet.parse(hand)
     assert len(hand) == 20
-    discard = HeuristicPlayer().decide(view(hand, DecisionKind.DISCARD, game=Contract.HEARTS))
-    assert discard == CardSet.parse("-.-.T3.32")
-
-
-def test_discard_keeps_trumps_and_aces():
-    hand = CardSet.parse("A2.AKQJT98765432.A.AKQJ")
-    assert len(hand) == 20
-    discard = HeuristicPlayer().decide(view(hand, DecisionKind.DISCARD, game=Contract.HEARTS))
-    assert discard == CardSet.parse("2.-.-.KQJ")
-
-
-def test_discard_high_cards_in_no_tricks():
-    hand = CardSet.parse("AKQJT98.765432.5432.432")
-    assert len(hand) == 20
-    discard = HeuristicPlayer().decide(view(hand, DecisionKind.DISCARD, game=Contract.NO_TRICKS))
-    assert discard == CardSet.parse("AKQJ.-.-.-")
+    discard = HeuristicPlayer().decide(view(hand, DecisionKind.DISCARD, game=game))
+    assert discard == CardSet.parse(expected)
 
 
 # ---------------------------------------------------------------- play

@@ -75,7 +75,7 @@ class DealSetup:
 
     @property
     def chooser(self) -> int:
-        return (self.dealer + 1) % 3
+        return Role.CHOOSER.seat(self.dealer)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -104,11 +104,11 @@ class DealResult:
 
     @property
     def chooser(self) -> int:
-        return (self.dealer + 1) % 3
+        return Role.CHOOSER.seat(self.dealer)
 
     @property
     def third(self) -> int:
-        return (self.dealer + 2) % 3
+        return Role.THIRD.seat(self.dealer)
 
 
 class _Phase(enum.Enum):

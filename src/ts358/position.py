@@ -435,10 +435,17 @@ def _parse_value(value: Any, kind: Any, key: str) -> Any:
         raise PositionError(key, str(exc)) from None
 
 
+def _items(value: Any, key: str, expected: str) -> tuple[Any, ...]:
+    """The items of a list-like ``value``; PositionError naming ``key`` if it is not one."""
+    # A string is iterable too, but here it is always a mistake (e.g. one hand given where
+    # the three belong), never a list of characters.
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise PositionError(key, f"expected {expected}, not {value!r}")
+    return tuple(value)
+
+
 def _coerce_hands(hands: Any) -> tuple[CardSet, CardSet, CardSet]:
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
-        raise PositionError("hands", f"expected three hands, not {hands!r}")
-    hands = tuple(hands)
+    hands = _items(hands, "hands", "three hands")
     if len(hands) != 3:
         raise PositionError("hands", f"expected three hands (chooser, third, dealer), got {len(hands)}")
     out = []
@@ -456,10 +463,8 @@ def _coerce_hands(hands: Any) -> tuple[CardSet, CardSet, CardSet]:
 
 
 def _coerce_trick(trick: Any) -> tuple[Card, ...]:
-    if isinstance(trick, (str, bytes)) or not isinstance(trick, Iterable):
-        raise PositionError("trick.cards", f"expected a sequence of cards, not {trick!r}")
     out = []
-    for i, card in enumerate(trick):
+    for i, card in enumerate(_items(trick, "trick.cards", "a sequence of cards")):
         if isinstance(card, str):
             try:
                 card = Card.parse(card)
@@ -472,9 +477,7 @@ def _coerce_trick(trick: Any) -> tuple[Card, ...]:
 
 
 def _coerce_taken(taken: Any) -> tuple[int, int, int]:
-    if isinstance(taken, (str, bytes)) or not isinstance(taken, Iterable):
-        raise PositionError("taken", f"expected three trick counts, not {taken!r}")
-    taken = tuple(taken)
+    taken = _items(taken, "taken", "three trick counts")
     if len(taken) != 3:
         raise PositionError("taken", f"expected three trick counts, got {len(taken)}")
     for role, n in zip(Role, taken):

@@ -75,6 +75,10 @@ class Role(enum.IntEnum):
             return self.limit - tricks
         return tricks - self.obligation
 
+    def seat(self, dealer: int) -> int:
+        """The seat (0-2) holding this role in a deal dealt by ``dealer``."""
+        return (dealer + 1 + self) % 3
+
     @property
     def label(self) -> str:
         return self.name.lower()

@@ -78,17 +78,17 @@ class SeatView(NamedTuple):
 
     @property
     def chooser(self) -> int:
-        return (self.dealer + 1) % 3
+        return Role.CHOOSER.seat(self.dealer)
 
     @property
     def third(self) -> int:
-        return (self.dealer + 2) % 3
+        return Role.THIRD.seat(self.dealer)
 
     def role_of(self, seat: int) -> Role:
         return Role((seat - self.dealer - 1) % 3)
 
     def seat_of(self, role: Role) -> int:
-        return (self.dealer + 1 + role) % 3
+        return role.seat(self.dealer)
 
     @property
     def role(self) -> Role:

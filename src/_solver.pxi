@@ -376,6 +376,22 @@ cdef inline int _top_seq(uint64_t mine, uint64_t lane, uint64_t* low) noexcept n
     return 0
 
 
+cdef inline int _beaten(uint64_t mine, uint64_t theirs) noexcept nogil:
+    """How many cards of `mine` can each be beaten by a different higher card of `theirs`
+    (one suit): matched from the top, each card of `mine` takes any unused higher one."""
+    cdef int card, free = 0, count = 0
+    cdef uint64_t x = mine | theirs
+    while x:
+        card = highest_card(x)
+        x ^= (<uint64_t>1) << card
+        if (theirs >> card) & 1:
+            free += 1
+        elif free:
+            free -= 1
+            count += 1
+    return count
+
+
 cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) noexcept nogil:
     """Tricks seat X on lead takes for sure by cashing top cards (trumps first, side suits
     only as long as every other seat holding trumps still follows, unless X's top trumps
@@ -430,28 +446,42 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
     if not st.misere:
         if trump >= 0:
             lane = inplay & suit_mask(trump)
+            pl = st.hands[P] & lane
             # P's top trumps each take a trick, whoever leads.
-            c = _top_seq(st.hands[P] & lane, lane, &low)
+            c = _top_seq(pl, lane, &low)
             if c:
                 lo[0] = c
                 rlo[0] = low
-            # Each trump of one opponent above P's trumps takes a trick for the pair.
-            pl = st.hands[P] & lane
+            # Every trump is played by the end, and one of P's loses only to a higher trump
+            # of an opponent, a different one each time: P takes at least its trumps minus
+            # those the opponents' higher trumps can be matched against.
+            if pl:
+                c = ts_pc(pl) - _beaten(pl, lane & ~pl)
+                if c > lo[0]:
+                    lo[0] = c
+                    rlo[0] = pl & (~pl + 1)
+            # Mirrored for each opponent: its trumps take tricks for the pair except those
+            # P's higher trumps beat (the top ones alone need fewer exact cards).
             c1 = 0
             r = 0
             for o in range(3):
                 if o == P:
                     continue
                 lane_o = st.hands[o] & lane
-                if pl:
-                    lane_o &= _above(highest_card(pl))
-                c2 = ts_pc(lane_o)
+                if not lane_o:
+                    continue
+                tmp = lane_o & _above(highest_card(pl)) if pl else lane_o
+                c2 = ts_pc(tmp)
                 if c2 > c1:
                     c1 = c2
+                    r = (<uint64_t>1) << highest_card(pl) if pl else 0
+                c2 = ts_pc(lane_o) - _beaten(lane_o, pl)
+                if c2 > c1:
+                    c1 = c2
+                    r = lane_o & (~lane_o + 1)
             if c1:
                 hi[0] = n - c1
-                if pl:
-                    rhi[0] = (<uint64_t>1) << highest_card(pl)
+                rhi[0] = r
         if L == P:
             r = 0
             c = _sure_on_lead(st, P, inplay, &r)

@@ -51,10 +51,21 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
+def _git_state() -> tuple[str | None, bool]:
+    commit = _run(["git", "rev-parse", "HEAD"])
+    dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
+    return commit, bool(dirty)
+
+
+# Taken when a benchmark script starts (it imports this module first): a long run must name
+# the code it measured, not whatever was committed by the time it finished.
+_GIT_AT_START = _git_state()
+
+
 def machine_info() -> dict[str, Any]:
     """What ran the benchmark: CPU model and cores, Python, platform, C compiler, Cython,
-    the load average when called, the git commit of the source tree, and the date and time
-    (UTC)."""
+    the load average when called, the git commit of the source tree when the script started,
+    and the date and time (UTC)."""
     try:
         usable = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except (AttributeError, OSError):
@@ -71,8 +82,7 @@ def machine_info() -> dict[str, Any]:
         load: list[float] | None = [round(x, 2) for x in os.getloadavg()]
     except (AttributeError, OSError):
         load = None
-    commit = _run(["git", "rev-parse", "HEAD"])
-    dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"])
+    commit, dirty = _GIT_AT_START
     return {
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
@@ -85,7 +95,7 @@ def machine_info() -> dict[str, Any]:
         "cython": cython_version,
         "load_average": load,  # 1, 5, 15 min: other work on a shared machine skews timings
         "git_commit": commit,
-        "git_dirty": bool(dirty),
+        "git_dirty": dirty,
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
 

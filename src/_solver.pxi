@@ -517,6 +517,23 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
         _misere_bounds(st, inplay, lo, hi, rlo, rhi)
 
 
+cdef inline int _ducks_all(uint64_t mine, uint64_t theirs) noexcept nogil:
+    """No-tricks, one suit: can P (mine) play under the pair (theirs) every time the pair
+    leads it? Yes if each i-th lowest card of P is below the i-th lowest of the pair, as far
+    as both reach. P answers a lead with its highest card below the card led; that keeps
+    the condition (the pair's cards that leave only raise its i-th lowest), and so do P's
+    discards if it sheds the highest card of a suit."""
+    cdef int i = 0, q
+    cdef int a = ts_pc(mine)
+    while theirs and i < a:
+        q = lowest_card(theirs)
+        theirs &= theirs - 1
+        i += 1
+        if ts_pc(mine & _below(q)) < i:
+            return 0
+    return 1
+
+
 cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                                 uint64_t* rlo, uint64_t* rhi) noexcept nogil:
     """No-tricks bounds at a trick boundary. P wins a trick only with the highest card of
@@ -581,8 +598,8 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
     # leader does and the partner is void): leading it wins P this trick. P ducks this
     # trick if, in every suit the leader holds, P is void or holds a card below all of
     # the leader's.
-    # If every card of P is below all the others of its suit, P never takes a trick: each
-    # trick is led by the pair, and a card led in a suit of P is above all of P's.
+    # If in every suit P can duck all the pair's leads (_ducks_all), P never takes a trick:
+    # each trick is led by the pair and P plays under it.
     #
     # After such a forcing trick P is on lead, and the count above applies to what is left
     # (the two low cards the pair played there were below P's lowest card of the suit):
@@ -601,7 +618,7 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
         plen = ts_pc(pl)
         tmp = lane & ~pl
         if tmp:
-            if highest_card(pl) > lowest_card(tmp):
+            if not _ducks_all(pl, tmp):
                 safe = 0
             rs |= pl & (~pl + 1)
             for o in range(3):

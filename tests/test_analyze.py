@@ -2,7 +2,8 @@
 by hand, the same lines from one worker, two workers and a Dask cluster.
 
 Full-deal solves take from a tenth of a second to minutes (no-tricks is the slow one), so the
-runs here use two deals and one game picked for quick solves (seed 2, deals 6-7, hearts)."""
+runs here use two deals and one game picked for quick solves (seed 2, deals 6-7, hearts), and
+the node-budget runs five deals whose unbudgeted solves would take minutes (deals 6-10)."""
 
 import json
 import sys
@@ -10,12 +11,14 @@ import sys
 import pytest
 from cli_runner import run_cli
 
+from ts358 import _core358
 from ts358.analyze import (
     analyze_deal,
     discard_candidates,
     longest_first_six,
     make_setup,
     read_records,
+    run_analysis,
     summarize,
 )
 from ts358.cards import DECK, CardSet, Suit
@@ -26,6 +29,11 @@ from ts358.rules import Contract, Role
 from ts358.solve import solve
 
 WORKLOAD = ["--deals", "2", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2"]
+# Five deals, so that one worker runs chunks of two deals and two workers chunks of one.
+BUDGETED = [
+    "--deals", "5", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2",
+    "--max-nodes", "100000",
+]
 
 
 def invoke(*args):
@@ -118,21 +126,180 @@ def test_the_kept_discard_is_the_best_candidate(record):
     assert record["games"]["hearts"]["chooser"]["score"] == max(scores)
 
 
+# ---------------------------------------------------------------------- node budget
+
+
+class StoppingSolver:
+    """A Solver that raises SearchLimit for the solves ``stop(hands, player)`` picks; it logs
+    its calls ("clear", or the player of each solve)."""
+
+    def __init__(self, stop):
+        self.solver = _core358.Solver(16)
+        self.stop = stop
+        self.log = []
+
+    def clear(self):
+        self.log.append("clear")
+        self.solver.clear()
+
+    def value(self, hands, leader, trick, contract, void_rule, player, *, max_nodes=0):
+        self.log.append(player)
+        if self.stop(hands, player):
+            raise _core358.SearchLimit("stopped by the test")
+        return self.solver.value(hands, leader, trick, contract, void_rule, player, max_nodes=max_nodes)
+
+
+def analyze_stopping(stop):
+    solver = StoppingSolver(stop)
+    return analyze_deal(2, 6, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=10**12), solver
+
+
+def test_a_large_budget_changes_nothing_but_the_max_nodes_key(record):
+    budgeted = analyze_deal(2, 6, games=[Contract.HEARTS], candidates=2, max_nodes=10**9)
+    assert budgeted.pop("max_nodes") == 10**9
+    assert budgeted == record
+    assert list(budgeted) == list(record)
+
+
+def test_a_stopped_role_is_null(record):
+    budgeted, _ = analyze_stopping(lambda hands, player: player == Role.DEALER)
+    entry, exact = budgeted["games"]["hearts"], record["games"]["hearts"]
+    assert entry["dealer"] is None and entry["unsolved"] == 1
+    assert {k: entry[k] for k in ("discard", "tried", "chooser", "third", "made")} == {
+        k: exact[k] for k in ("discard", "tried", "chooser", "third", "made")
+    }
+    assert budgeted["solves"] == record["solves"]
+
+
+def test_a_stopped_candidate_is_skipped():
+    view = chooser_view(2, 6, Contract.HEARTS)
+    first, second = discard_candidates(view.options, Contract.HEARTS, HeuristicPlayer().discard(view), 2)
+    budgeted, _ = analyze_stopping(lambda hands, player: hands[0] == (view.options - first).mask)
+    entry = budgeted["games"]["hearts"]
+    assert CardSet.parse(entry["discard"]) == second and entry["tried"] == 2 and entry["unsolved"] == 1
+    others = (CardSet.parse(budgeted["hands"]["third"]), CardSet.parse(budgeted["hands"]["dealer"]))
+    position = Position("hearts", (view.options - second, *others))
+    chooser = solve(position, player=Role.CHOOSER, moves=False, tt_mb=16).players[0]
+    assert entry["chooser"] == {"tricks": chooser.tricks, "score": chooser.score}
+    assert entry["made"] == (chooser.score >= 0)
+
+
+def test_when_every_candidate_stops_there_is_no_discard():
+    budgeted, solver = analyze_stopping(lambda hands, player: player == Role.CHOOSER)
+    entry = budgeted["games"]["hearts"]
+    assert entry == {
+        "discard": None, "tried": 2, "chooser": None, "third": None, "dealer": None, "made": None, "unsolved": 2,
+    }
+    assert solver.log == ["clear", Role.CHOOSER, Role.CHOOSER]  # the third and dealer not tried
+    assert budgeted["solves"] == 2
+
+
+def test_a_budgeted_record_does_not_depend_on_the_solvers_past():
+    # The Solver has just solved this very deal without a budget: its table holds every answer.
+    solver = _core358.Solver(32)
+    analyze_deal(2, 7, games=[Contract.HEARTS], candidates=2, solver=solver)
+    again = analyze_deal(2, 7, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=1)
+    fresh = analyze_deal(2, 7, games=[Contract.HEARTS], candidates=2, max_nodes=1)
+    assert "unsolved" in fresh["games"]["hearts"]  # the budget bites
+    assert again == fresh
+
+
+def test_a_negative_budget_is_refused():
+    with pytest.raises(ValueError, match="max_nodes"):
+        analyze_deal(2, 6, games=[Contract.HEARTS], max_nodes=-1)
+
+
+@pytest.fixture(scope="module")
+def budgeted_lines():
+    result = invoke("analyze", *BUDGETED, "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_a_tiny_budget_gives_nulls_that_the_summary_leaves_out():
+    records = run_analysis(2, 2, first=6, games=[Contract.HEARTS], candidates=2, workers=1, max_nodes=1)
+    assert all(r["max_nodes"] == 1 for r in records)
+    entries = [r["games"]["hearts"] for r in records]
+    assert any("unsolved" in e for e in entries)
+    assert any(e[role] is None for e in entries for role in ("chooser", "third", "dealer"))
+    for e in entries:
+        assert sum(e[role] is None for role in ("chooser", "third", "dealer")) <= e.get("unsolved", 0)
+    row = summarize(records)["games"][0]
+    for role in ("chooser", "third", "dealer"):
+        solved = [e[role]["score"] for e in entries if e[role] is not None]
+        assert row["mean_score"][role] == (round(sum(solved) / len(solved), 4) if solved else None)
+
+
+def test_budgeted_values_are_exact_and_the_summary_counts_the_unsolved(budgeted_lines):
+    records = [json.loads(line) for line in budgeted_lines]
+    assert [r["deal"] for r in records] == [6, 7, 8, 9, 10] and all(r["max_nodes"] == 100_000 for r in records)
+    entries = [r["games"]["hearts"] for r in records]
+    assert any(e["chooser"] is None for e in entries) and any(e["chooser"] is not None for e in entries)
+    for record, entry in zip(records, entries):
+        if entry["discard"] is None:
+            assert entry["chooser"] is entry["made"] is entry["third"] is entry["dealer"] is None
+            assert entry["unsolved"] == entry["tried"]
+            continue
+        hands = record["hands"]
+        twenty = CardSet.parse(hands["chooser"]) | CardSet.parse(hands["talon"])
+        masks = (
+            (twenty - CardSet.parse(entry["discard"])).mask,
+            CardSet.parse(hands["third"]).mask,
+            CardSet.parse(hands["dealer"]).mask,
+        )
+        for role in Role:
+            if entry[role.label] is not None:
+                tricks = _core358.Solver(16).value(masks, 0, [], int(Contract.HEARTS), 0, int(role))
+                assert entry[role.label]["tricks"] == tricks
+    row = summarize(records)["games"][0]
+    assert row["deals"] == 5 and row["unsolved"] == sum(e["chooser"] is None for e in entries)
+    made = [e["made"] for e in entries if e["made"] is not None]
+    assert row["made"] == round(sum(made) / len(made), 4)
+
+
+def test_a_budgeted_run_is_the_same_on_two_workers(budgeted_lines):
+    result = invoke("analyze", *BUDGETED, "--workers", "2")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == budgeted_lines
+
+
+def test_cli_summary_of_a_budgeted_file_says_what_it_leaves_out(budgeted_lines, tmp_path):
+    path = tmp_path / "budgeted.jsonl"
+    path.write_text("\n".join(budgeted_lines) + "\n")
+    records = read_records(budgeted_lines)
+    result = invoke("analyze", "--summary", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == summarize(records)
+    tables = invoke("analyze", "--summary", str(path))
+    assert tables.exit_code == 0, tables.stderr
+    text = " ".join(tables.stdout.split())
+    assert "unsolved" in text and "excluded" in text and "biased toward easier deals" in text
+    assert "100,000" in text
+
+
 # ---------------------------------------------------------------------- summary
 
 
-def _record(first_six, longest, length, games):
-    return {
+def _score(score):
+    return None if score is None else {"score": score}
+
+
+def _record(first_six, longest, length, games, max_nodes=0):
+    record = {
         "first_six": first_six,
         "longest_first_six": {"suit": longest, "length": length},
         "discard": "best of 3 rule-of-thumb candidates",
         "games": {
             label: {
-                "chooser": {"score": c}, "third": {"score": t}, "dealer": {"score": d}, "made": c >= 0,
+                "chooser": _score(c), "third": _score(t), "dealer": _score(d),
+                "made": None if c is None else c >= 0,
             }
             for label, (c, t, d) in games.items()
         },
     }
+    if max_nodes:
+        record["max_nodes"] = max_nodes
+    return record
 
 
 RECORDS = [
@@ -161,6 +328,41 @@ def test_summary_worked_by_hand():
     assert trumps[3] == {"trumps": 3, "observations": 2, "made": 0.5, "mean_score": 0.0}
     assert trumps[2] == {"trumps": 2, "observations": 2, "made": 0.0, "mean_score": -2.5}
     assert trumps[0] == {"trumps": 0, "observations": 1, "made": 0.0, "mean_score": -4.0}
+
+
+# Two more deals analyzed with a node budget (None: the solve stopped).
+UNSOLVED = [
+    # Hearts and no-trump without a chooser value; spades without the third's.
+    _record(
+        "2H 3H 4H 5H 2S 3D", "hearts", 4,
+        {"hearts": (None, None, None), "spades": (1, None, -2), "no-trump": (None, None, None)}, 1000,
+    ),
+    # Hearts fails, no-trump unknown: whether any game is made is unknown.
+    _record("6H 7H 8H 9H TH 4D", "hearts", 5, {"hearts": (-1, 0, 0), "no-trump": (None, None, None)}, 1000),
+]
+
+
+def test_summary_leaves_out_unsolved_values_worked_by_hand():
+    table = summarize(RECORDS + UNSOLVED)
+    assert table["deals"] == 5 and table["max_nodes"] == [0, 1000]
+    games = {row["game"]: row for row in table["games"]}
+    hearts, spades, no_trump = games["hearts"], games["spades"], games["no-trump"]
+    assert (hearts["deals"], hearts["unsolved"], hearts["made"]) == (5, 1, 0.25)
+    assert hearts["mean_score"] == {"chooser": -1.25, "third": -0.25, "dealer": 0.75}
+    assert (spades["deals"], spades["unsolved"]) == (3, 0)
+    assert spades["made"] == pytest.approx(1 / 3, abs=1e-4)
+    assert spades["mean_score"] == pytest.approx({"chooser": -4 / 3, "third": 1.5, "dealer": -1 / 3}, abs=1e-4)
+    assert (no_trump["deals"], no_trump["unsolved"], no_trump["made"]) == (4, 2, 0.5)
+    assert no_trump["mean_score"] == {"chooser": -0.5, "third": -0.5, "dealer": -0.5}
+    longest = {row["length"]: row for row in table["by_longest"]}
+    # Length 4: clubs not analyzed; hearts unsolved; spades made, so some game is.
+    assert longest[4] == {"length": 4, "deals": 2, "trump": None, "no-trump": None, "no-tricks": None, "any": 0.5}
+    assert longest[5] == {"length": 5, "deals": 1, "trump": 0.0, "no-trump": None, "no-tricks": None, "any": None}
+    trumps = {row["trumps"]: row for row in table["by_trumps"]}
+    assert trumps[1] == {"trumps": 1, "observations": 1, "made": 1.0, "mean_score": 1.0}  # spades only
+    assert trumps[5] == {"trumps": 5, "observations": 1, "made": 0.0, "mean_score": -1.0}
+    assert 4 not in trumps
+    assert [g["unsolved"] for g in summarize(RECORDS)["games"]] == [0, 0, 0]
 
 
 def test_read_records_names_the_bad_line():
@@ -225,6 +427,7 @@ def test_cli_summary(tmp_path):
         (["--games", "hearts,bridge"], "--games: not a game"),
         (["--candidates", "0"], "--candidates must be at least 1"),
         (["--deals", "-1"], "--deals must be at least 1"),
+        (["--max-nodes", "-1"], "--max-nodes must be at least 0"),
         (["--rules", "street"], "--rules must be house or kurnik"),
         (["--summary", "/nonexistent/x.jsonl"], "can't read"),
     ],

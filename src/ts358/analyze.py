@@ -23,6 +23,24 @@ with ``(S, i)`` only (deal 1 of a match, dealer seat 0, so no exchange). Then, f
 
 One JSON object per deal (:func:`analyze_deal`), written as JSON lines; :func:`summarize`
 turns a file of them into the tables printed by ``ts358 analyze --summary``.
+
+**Node budget.** Full-deal solves take from milliseconds to minutes, so a run's time is set
+by a few monster solves. ``max_nodes=N`` (N > 0) stops each solve after about ``N`` nodes
+(``_core358.SearchLimit``) and records what it could not finish honestly:
+
+* a discard candidate whose chooser solve stops is skipped, not compared (the kept discard
+  is the best of the solved ones, still a lower bound);
+* if every candidate stops there is no discard: ``discard``, ``chooser``, ``third``,
+  ``dealer`` and ``made`` are null (the third and dealer are not solved);
+* a stopped third or dealer solve makes that role null;
+* the game entry counts its stopped solves in ``"unsolved": k`` (only when k > 0), and the
+  record carries ``"max_nodes": N``; ``"solves"`` counts the stopped solves too.
+
+Without a budget the records have neither key. A budget is a node count, not a clock, so
+the same run gives the same records on any machine and any split into chunks: each deal
+starts from an empty solver table, because what the table holds changes how many nodes a
+solve needs. The records depend on the solver version and table size (32 MB), though.
+:func:`summarize` leaves the nulls out, which biases its figures toward easier deals.
 """
 
 from __future__ import annotations
@@ -106,9 +124,17 @@ def discard_candidates(hand: CardSet, game: Contract, first: CardSet, count: int
     return candidates
 
 
-def _value(solver: Any, hands: Sequence[CardSet], game: Contract, void: VoidRule, role: Role) -> dict[str, int]:
+def _value(
+    solver: Any, hands: Sequence[CardSet], game: Contract, void: VoidRule, role: Role, max_nodes: int
+) -> dict[str, int] | None:
+    """The role's value, or None when the solve stops at the node budget."""
     masks = (hands[0].mask, hands[1].mask, hands[2].mask)
-    tricks = solver.value(masks, int(Role.CHOOSER), [], int(game), int(void), int(role))
+    try:
+        tricks = solver.value(
+            masks, int(Role.CHOOSER), [], int(game), int(void), int(role), max_nodes=max_nodes
+        )
+    except _core358.SearchLimit:
+        return None
     return {"tricks": tricks, "score": role.score(game, tricks)}
 
 
@@ -135,11 +161,20 @@ def analyze_deal(
     candidates: int = DEFAULT_CANDIDATES,
     rules: Rules = Rules(),
     solver: Any | None = None,
+    max_nodes: int = 0,
 ) -> dict[str, Any]:
-    """The analysis of deal ``index`` (module notes) as a JSON-ready dict."""
+    """The analysis of deal ``index`` (module notes) as a JSON-ready dict; ``max_nodes > 0``
+    is the node budget of each solve (module notes)."""
     if candidates < 1:
         raise ValueError("at least one discard candidate is needed")
+    if max_nodes < 0:
+        raise ValueError("max_nodes must be at least 0 (0: no limit)")
     solver = solver if solver is not None else _core358.Solver(32)
+    if max_nodes:
+        # Entries left by earlier deals change how many nodes a solve needs, so without this
+        # whether a budgeted solve finishes would depend on the deals before it in its chunk.
+        # Without a budget the values are exact whatever the table holds.
+        solver.clear()
     setup = make_setup(seed, index)
     dealer = setup.dealer
     by_role = [setup.hands[(dealer + 1 + r) % 3] for r in Role]
@@ -156,28 +191,40 @@ def analyze_deal(
         twenty = pending.view.options
         first = rule_of_thumb.discard(pending.view)
         best: tuple[int, CardSet, dict[str, int]] | None = None
+        stopped = 0
         tried = discard_candidates(twenty, game, first, candidates)
         for candidate in tried:
             hands = [twenty - candidate, CardSet(by_role[1]), CardSet(by_role[2])]
-            value = _value(solver, hands, game, rules.void, Role.CHOOSER)
+            value = _value(solver, hands, game, rules.void, Role.CHOOSER, max_nodes)
             solves += 1
-            if best is None or value["score"] > best[0]:
+            if value is None:
+                stopped += 1
+            elif best is None or value["score"] > best[0]:
                 best = (value["score"], candidate, value)
-        assert best is not None
-        _, discard, chooser_value = best
-        hands = [twenty - discard, CardSet(by_role[1]), CardSet(by_role[2])]
-        entry: dict[str, Any] = {"discard": _cards(discard.descending()), "tried": len(tried)}
-        entry["chooser"] = chooser_value
-        for role in (Role.THIRD, Role.DEALER):
-            entry[role.label] = _value(solver, hands, game, rules.void, role)
-            solves += 1
-        entry["made"] = chooser_value["score"] >= 0
+        if best is None:
+            entry: dict[str, Any] = {
+                "discard": None, "tried": len(tried), "chooser": None, "third": None, "dealer": None, "made": None,
+            }
+        else:
+            _, discard, chooser_value = best
+            hands = [twenty - discard, CardSet(by_role[1]), CardSet(by_role[2])]
+            entry = {"discard": _cards(discard.descending()), "tried": len(tried), "chooser": chooser_value}
+            for role in (Role.THIRD, Role.DEALER):
+                value = _value(solver, hands, game, rules.void, role, max_nodes)
+                solves += 1
+                stopped += value is None
+                entry[role.label] = value
+            entry["made"] = chooser_value["score"] >= 0
+        if stopped:
+            entry["unsolved"] = stopped
         out_games[game.label] = entry
+    budget = {"max_nodes": max_nodes} if max_nodes else {}
     return {
         "deal": index,
         "seed": seed,
         "rules": rules.void.label,
         "discard": discard_method(candidates),
+        **budget,
         "first_six": _cards(by_role[Role.CHOOSER][:6]),
         "longest_first_six": {"suit": suit.name.lower(), "length": length},
         "hands": {
@@ -201,6 +248,7 @@ class AnalyzeChunk:
     games: tuple[Contract, ...]
     candidates: int
     void: VoidRule
+    max_nodes: int
 
 
 def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
@@ -210,7 +258,7 @@ def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
     return [
         analyze_deal(
             chunk.seed, i, games=chunk.games, candidates=chunk.candidates, rules=rules,
-            solver=solver,
+            solver=solver, max_nodes=chunk.max_nodes,
         )
         for i in range(chunk.start, chunk.stop)
     ]
@@ -228,9 +276,11 @@ def run_analysis(
     scheduler: str | None = None,
     on_deal: Callable[[dict[str, Any]], None] | None = None,
     chunk_cap: int = 4,
+    max_nodes: int = 0,
 ) -> list[dict[str, Any]]:
     """Analyze deals ``first .. first+deals-1``; returns their records in order. ``on_deal`` gets
-    each record *in deal order* as soon as it and all earlier ones are done (streaming)."""
+    each record *in deal order* as soon as it and all earlier ones are done (streaming).
+    ``max_nodes > 0`` is the node budget of each solve (module notes)."""
     from .parallel import chunk_ranges, cluster_workers, default_workers, run_chunks
 
     slots = (
@@ -238,7 +288,7 @@ def run_analysis(
         else (workers if workers is not None else default_workers())
     )
     chunks = [
-        AnalyzeChunk(seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void)
+        AnalyzeChunk(seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void, max_nodes)
         for r in chunk_ranges(deals, slots, cap=chunk_cap)
     ]
     ready: dict[int, list[dict[str, Any]]] = {}
@@ -269,48 +319,68 @@ def _rate(made: int, total: int) -> float | None:
     return None if total == 0 else round(made / total, 4)
 
 
+def _mean(cell: list[int]) -> float | None:
+    """The mean of a ``[count, total]`` cell (None for no values)."""
+    return None if cell[0] == 0 else round(cell[1] / cell[0], 4)
+
+
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Tables from analysis records (JSON-ready):
 
-    * ``games``: per game, deals analyzed, share made by the chooser, mean score of each
-      role;
+    * ``games``: per game, deals analyzed, ``unsolved`` (deals whose chooser value stopped at
+      the node budget), share made by the chooser, mean score of each role;
     * ``by_longest``: by the length of the chooser's longest suit among the first six (ties
       as in :func:`longest_first_six`): the share made when that suit is trump, in no-trump,
       in no-tricks, and with the best game for the deal (hindsight: any game made);
     * ``by_trumps``: trump games pooled over the four suits, by how many trumps were among
-      the first six: observations, share made, mean chooser score.
+      the first six: observations, share made, mean chooser score;
+    * ``max_nodes``: the node budgets of the records (0: none).
+
+    Null values (solves stopped at the node budget) are left out: every share and mean is over
+    the solved values only (a deal counts for "any game made" once a solved game is made, or
+    when all its games are solved). That biases them toward easier deals.
     """
     per_game: dict[str, dict[str, Any]] = {}
     by_longest: dict[int, dict[str, list[int]]] = {}
     by_trumps: dict[int, list[int]] = {}  # trumps -> [count, made, score total]
     count = 0
     methods: set[str] = set()
+    budgets: set[int] = set()
+    roles = ("chooser", "third", "dealer")
     for record in records:
         count += 1
         methods.add(record.get("discard", "?"))
+        budgets.add(record.get("max_nodes", 0))
         games = record["games"]
         for label, entry in games.items():
-            g = per_game.setdefault(label, {"deals": 0, "made": 0, "chooser": 0, "third": 0, "dealer": 0})
+            g = per_game.setdefault(label, {"deals": 0, "unsolved": 0, "made": [0, 0], **{r: [0, 0] for r in roles}})
             g["deals"] += 1
-            g["made"] += bool(entry["made"])
-            for role in ("chooser", "third", "dealer"):
-                g[role] += entry[role]["score"]
+            if entry["chooser"] is None:
+                g["unsolved"] += 1
+            else:
+                g["made"][0] += 1
+                g["made"][1] += bool(entry["made"])
+            for role in roles:
+                if entry[role] is not None:
+                    g[role][0] += 1
+                    g[role][1] += entry[role]["score"]
         longest = record["longest_first_six"]
         row = by_longest.setdefault(
             longest["length"], {"deals": [0], "trump": [0, 0], "no-trump": [0, 0], "no-tricks": [0, 0], "any": [0, 0]}
         )
         row["deals"][0] += 1
         for column, label in (("trump", longest["suit"]), ("no-trump", "no-trump"), ("no-tricks", "no-tricks")):
-            if label in games:
+            if label in games and games[label]["made"] is not None:
                 row[column][0] += 1
                 row[column][1] += bool(games[label]["made"])
-        if games:
+        outcomes = [e["made"] for e in games.values()]
+        if True in outcomes or (outcomes and None not in outcomes):
             row["any"][0] += 1
-            row["any"][1] += any(e["made"] for e in games.values())
+            row["any"][1] += True in outcomes
         six = [Card.parse(t) for t in record["first_six"].split()]
         for label, entry in games.items():
             trump = Contract.parse(label).trump
-            if trump is None:
+            if trump is None or entry["chooser"] is None:
                 continue
             n = sum(1 for c in six if c.suit == trump)
             cell = by_trumps.setdefault(n, [0, 0, 0])
@@ -321,12 +391,12 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     games_table = []
     for label in sorted(per_game, key=lambda x: order.get(x, 99)):
         g = per_game[label]
-        n = g["deals"]
         games_table.append({
             "game": label,
-            "deals": n,
-            "made": _rate(g["made"], n),
-            "mean_score": {r: round(g[r] / n, 4) for r in ("chooser", "third", "dealer")},
+            "deals": g["deals"],
+            "unsolved": g["unsolved"],
+            "made": _rate(g["made"][1], g["made"][0]),
+            "mean_score": {r: _mean(g[r]) for r in roles},
         })
     longest_table = []
     for length in sorted(by_longest):
@@ -343,6 +413,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return {
         "deals": count,
         "discard": sorted(methods),
+        "max_nodes": sorted(budgets),
         "games": games_table,
         "by_longest": longest_table,
         "by_trumps": trumps_table,

@@ -210,20 +210,37 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _signed(x: float | None) -> str:
+    return "-" if x is None else f"{x:+.2f}"
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
     console = Console()
     method = "; ".join(summary["discard"]) or "-"
-    games = Table(title=f"{summary['deals']} deals (discard: {method})")
-    for name in ("game", "deals", "made by chooser", "chooser", "third", "dealer"):
+    budgets = summary["max_nodes"]
+    budgeted = any(budgets) or any(row["unsolved"] for row in summary["games"])
+    budget = ""
+    if any(budgets):
+        budget = "; node budget per solve: " + ", ".join(f"{b:,}" if b else "none" for b in budgets)
+    games = Table(title=f"{summary['deals']} deals (discard: {method}{budget})")
+    columns = ["game", "deals", *(["unsolved"] if budgeted else []), "made by chooser", "chooser", "third", "dealer"]
+    for name in columns:
         games.add_column(name, justify="left" if name == "game" else "right")
     for row in summary["games"]:
         ms = row["mean_score"]
         games.add_row(
-            row["game"], str(row["deals"]), _pct(row["made"]),
-            f"{ms['chooser']:+.2f}", f"{ms['third']:+.2f}", f"{ms['dealer']:+.2f}",
+            row["game"], str(row["deals"]), *([str(row["unsolved"])] if budgeted else []), _pct(row["made"]),
+            _signed(ms["chooser"]), _signed(ms["third"]), _signed(ms["dealer"]),
         )
     console.print(games)
     console.print("(chooser/third/dealer: mean double-dummy score, each valued alone against the other two)", highlight=False)
+    if budgeted:
+        console.print(
+            "Unsolved values (solves stopped at the node budget) are excluded from every figure "
+            "here; 'unsolved' counts the deals without a chooser value. The hardest solves are "
+            "the ones cut, so the figures are biased toward easier deals.",
+            highlight=False,
+        )
     longest = Table(title="Made by the chooser, by the longest suit among the first six")
     for name in ("longest", "deals", "that suit trump", "no-trump", "no-tricks", "any game"):
         longest.add_column(name, justify="right")
@@ -237,7 +254,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
     for name in ("trumps", "games", "made", "mean score"):
         trumps.add_column(name, justify="right")
     for row in summary["by_trumps"]:
-        trumps.add_row(str(row["trumps"]), str(row["observations"]), _pct(row["made"]), f"{row['mean_score']:+.2f}")
+        trumps.add_row(str(row["trumps"]), str(row["observations"]), _pct(row["made"]), _signed(row["mean_score"]))
     console.print(trumps)
 
 
@@ -256,6 +273,15 @@ def analyze_command(
     ),
     candidates: str = typer.Option(
         "3", "--candidates", metavar="N", help="Rule-of-thumb discards tried per game (best one kept)."
+    ),
+    max_nodes: str = typer.Option(
+        "0", "--max-nodes", metavar="N",
+        help=(
+            "Node budget per solve (default 0: no limit). Trades completeness for predictable "
+            "time: a solve that needs more nodes stops, and its value is written as null "
+            "(counted as 'unsolved'); the summary leaves those out, so it leans toward easier "
+            "deals. The solver searches a few million nodes a second."
+        ),
     ),
     rules: str = typer.Option("house", "--rules", help="house or kurnik."),
     workers: str = typer.Option(
@@ -289,6 +315,7 @@ def analyze_command(
     count = _int("--deals", deals, 1)
     start = _int("--first", first)
     tried = _int("--candidates", candidates, 1)
+    budget = _int("--max-nodes", max_nodes)
     chosen = _games(games)
     rule_set = _rules(rules)
     run_seed = _seed(seed)
@@ -308,7 +335,7 @@ def analyze_command(
             _run(
                 lambda: run_analysis(
                     count, run_seed, first=start, games=chosen, candidates=tried, rules=rule_set,
-                    workers=workers_count, scheduler=address, on_deal=write,
+                    workers=workers_count, scheduler=address, on_deal=write, max_nodes=budget,
                 )
             )
     finally:

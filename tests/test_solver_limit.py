@@ -38,7 +38,7 @@ def test_after_a_stopped_solve_values_stay_exact(contract):
     rng = random.Random(contract)
     solver = _core358.Solver(1)
     stopped = 0
-    for size in (10, 11, 12, 13) * 3:
+    for size in (11, 12, 13, 14) * 3:
         if stopped >= 3:
             break
         hands = deal(rng, size)

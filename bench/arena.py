@@ -2,11 +2,15 @@
 
     python bench/arena.py [--levels easy,medium] [--boards N] [--analyze-deals N]
                           [--games spades,hearts,no-trump] [--candidates N] [--workers 1,2]
+                          [--max-nodes N]
 
 * arena: deals per second of ``ts358 arena --players L,L,L`` (one seating per board, so
   boards = deals) for each level L;
 * analyze: full-deal double-dummy solves per second of ``ts358 analyze`` (each deal and
   game: N candidate discards for the chooser, then the third and the dealer).
+  ``--max-nodes`` gives each solve the node budget of ``ts358 analyze --max-nodes`` (stopped
+  solves count as solves and are reported as ``unsolved``); without it a few long solves
+  set the time, and with 2 workers the split of so few deals is uneven.
 
 The 1-worker runs are in-process (no pool); K workers are a spawn pool of K processes, so
 their time includes starting the pool. Scaling ratio = rate(2) / rate(1); 2.0 would be
@@ -48,14 +52,22 @@ def arena_rate(level: str, boards: int, workers: int, seed: int) -> dict[str, fl
     }
 
 
-def analyze_rate(deals: int, games: tuple[Contract, ...], candidates: int, workers: int, seed: int, first: int) -> dict[str, float]:
+def analyze_rate(
+    deals: int, games: tuple[Contract, ...], candidates: int, workers: int, seed: int, first: int,
+    max_nodes: int,
+) -> dict[str, float]:
     start, cpu = time.perf_counter(), cpu_seconds()
-    records = run_analysis(deals, seed, first=first, games=games, candidates=candidates, workers=workers)
+    records = run_analysis(
+        deals, seed, first=first, games=games, candidates=candidates, workers=workers,
+        max_nodes=max_nodes,
+    )
     seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     solves = sum(r["solves"] for r in records)
+    unsolved = sum(g.get("unsolved", 0) for r in records for g in r["games"].values())
     return {
-        "deals": deals, "solves": solves, "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
-        "solves_per_s": round(solves / seconds, 3), "solves_per_cpu_s": round(solves / cpu, 3),
+        "deals": deals, "solves": solves, "unsolved": unsolved, "seconds": round(seconds, 3),
+        "cpu_seconds": round(cpu, 3), "solves_per_s": round(solves / seconds, 3),
+        "solves_per_cpu_s": round(solves / cpu, 3),
     }
 
 
@@ -68,6 +80,8 @@ def main() -> None:
     parser.add_argument("--games", default="spades,hearts,no-trump",
                         help="analyzed games (no-tricks solves can take minutes)")
     parser.add_argument("--candidates", type=int, default=2)
+    parser.add_argument("--max-nodes", type=int, default=0,
+                        help="analyze: node budget per solve (0: none; see ts358 analyze --help)")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -86,12 +100,16 @@ def main() -> None:
         if "1" in runs and "2" in runs:
             arena[level]["scaling_2_vs_1"] = round(runs["2"]["deals_per_s"] / runs["1"]["deals_per_s"], 2)
 
-    analyze: dict[str, object] = {"games": [g.label for g in games], "candidates": args.candidates, "runs": {}}
+    analyze: dict[str, object] = {
+        "games": [g.label for g in games], "candidates": args.candidates,
+        "max_nodes": args.max_nodes, "runs": {},
+    }
     if args.analyze_deals > 0:
         runs = {}
         for workers in counts:
             runs[str(workers)] = analyze_rate(
-                args.analyze_deals, games, args.candidates, workers, args.seed, args.first
+                args.analyze_deals, games, args.candidates, workers, args.seed, args.first,
+                args.max_nodes,
             )
             print(f"analyze: {workers} worker(s) {runs[str(workers)]}", flush=True)
         analyze["runs"] = runs

@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     interrupted = False
     try:
-        for contract in contracts if n else []:
+        for contract in contracts if n and not args.only_void else []:
             rows += solve_deals(contract_deals(n, contract, void), args.tt_mb)
         if n and not args.no_void:
             rows += solve_deals(void_deals(n, void), args.tt_mb)
@@ -334,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--contracts", metavar="LIST",
                         help="comma-separated contracts (default: all six)")
     parser.add_argument("--no-void", action="store_true", help="skip the void-heavy set")
+    parser.add_argument("--only-void", action="store_true",
+                        help="only the void-heavy set (no per-contract sets)")
     parser.add_argument("--tt-mb", type=int, default=64, metavar="N",
                         help="table size in MB (default 64)")
     parser.add_argument("--endgames", type=int, default=12, metavar="N",

@@ -16,7 +16,7 @@ The 1-worker runs are in-process (no pool); K workers are a spawn pool of K proc
 their time includes starting the pool. Scaling ratio = rate(2) / rate(1); 2.0 would be
 perfect on two free cores. CPU seconds (this process and its reaped workers) give rates per
 CPU second too: when the machine is shared, these show the parallel overhead apart from the
-cores the others take. Writes bench/results/arena-<date>.json.
+cores the others take. Writes bench/results/<name>-<date>.json (--name, default arena).
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def analyze_rate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="easy,medium", help="arena levels (hard is slow: minutes a deal)")
-    parser.add_argument("--boards", type=int, default=40, help="arena boards per run (hard: 1)")
+    parser.add_argument("--boards", type=int, default=40,
+                        help="arena boards per run (hard: one per worker of the largest count)")
     parser.add_argument("--analyze-deals", type=int, default=4)
     parser.add_argument("--first", type=int, default=0, help="first analyzed deal")
     parser.add_argument("--games", default="spades,hearts,no-trump",
@@ -84,17 +85,19 @@ def main() -> None:
                         help="analyze: node budget per solve (0: none; see ts358 analyze --help)")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--name", default="arena", help="result file name (default arena)")
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     games = tuple(Contract.parse(g) for g in args.games.split(",") if g.strip())
 
     arena: dict[str, dict[str, object]] = {}
     for level in [x.strip() for x in args.levels.split(",") if x.strip()]:
-        boards = 1 if level == "hard" else args.boards
+        boards = max(counts) if level == "hard" else args.boards
         runs = {}
         for workers in counts:
-            # Same boards per worker count, scaled so each worker has work.
-            runs[str(workers)] = arena_rate(level, boards * workers, workers, args.seed)
+            # The same boards for every worker count: boards differ in cost (each replays
+            # its match up to the deal), so only the same set gives a fair ratio.
+            runs[str(workers)] = arena_rate(level, boards, workers, args.seed)
             print(f"arena {level}: {workers} worker(s) {runs[str(workers)]}", flush=True)
         arena[level] = {"runs": runs}
         if "1" in runs and "2" in runs:
@@ -116,7 +119,7 @@ def main() -> None:
         if "1" in runs and "2" in runs:
             analyze["scaling_2_vs_1"] = round(runs["2"]["solves_per_s"] / runs["1"]["solves_per_s"], 2)
 
-    path = common.write_results("arena", {"arena": arena, "analyze": analyze, "args": vars(args)})
+    path = common.write_results(args.name, {"arena": arena, "analyze": analyze, "args": vars(args)})
     print(f"written to {path}")
 
 

@@ -8,8 +8,10 @@
 # playout, _playout; no-tricks climbs from 1). Techniques:
 # - transposition table at trick boundaries with lower and upper bounds, kept between calls,
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
-#   position whose low cards differ only in which of them each hand holds; 32-entry
-#   buckets; Solver.clear() bumps an epoch instead of zeroing the memory;
+#   position whose low cards differ only in which of them each hand holds; 256-entry
+#   buckets (all entries of one coarse position share a bucket; smaller ones overflowed on
+#   full deals) scanned only up to the last live entry; Solver.clear() bumps an epoch
+#   instead of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
 #   trick still separate runs); the forced-trump rule comes from legal_mask;
 # - quick bounds at trick starts (_quick_bounds): top trumps of P, top trumps of one
@@ -38,7 +40,7 @@ cdef extern from "Python.h":
 
 cdef enum:
     CHECK_INTERVAL = 1 << 16
-    BUCKET = 32              # entries per table bucket
+    BUCKET = 256             # entries per table bucket
     NO_MOVE = 255
 
 

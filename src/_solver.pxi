@@ -14,12 +14,13 @@
 #   instead of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
 #   trick still separate runs); the forced-trump rule comes from legal_mask;
-# - quick bounds at trick starts (_quick_bounds): top trumps of P, top trumps of one
-#   opponent above all of P's, cashable top cards of the leader (side suits in full once
-#   its top trumps draw the others'), of the partner reached through an entry; in
-#   no-tricks (_misere_bounds) tricks the pair can force on P (P on lead with no way to
-#   lose the lead, also after a forcing lead by the pair), a trick P surely ducks, and a P
-#   whose every card is below all others of its suit (no more tricks);
+# - quick bounds at trick starts (_quick_bounds): P's trumps minus those the opponents'
+#   higher trumps can beat one each, mirrored for each opponent's trumps (_beaten),
+#   cashable top cards of the leader (side suits in full once its top trumps draw the
+#   others'), of the partner reached through an entry; in no-tricks (_misere_bounds)
+#   tricks the pair can force on P (P on lead with no way to lose the lead, also after a
+#   forcing lead by the pair), a trick P surely ducks, and a P that can play under every
+#   lead of the pair in every suit (_ducks_all: no more tricks);
 # - move ordering: table move, then suit-situation heuristics for leads plus a cutoff
 #   history, and cheapest-winner / lowest-card rules when following (second hand: a
 #   winner only if the third hand cannot beat it; in no-tricks a card the third hand must
@@ -1167,7 +1168,6 @@ cdef class Solver:
     depend on its size.
     """
     cdef SolverState st
-    cdef void* tt_raw
     cdef size_t tt_size
     cdef bint busy
 
@@ -1180,10 +1180,9 @@ cdef class Solver:
         while nbuckets * 2 * BUCKET * sizeof(TTEntry) <= nbytes:
             nbuckets *= 2
         self.tt_size = nbuckets * BUCKET * sizeof(TTEntry)
-        self.tt_raw = ts_table_alloc(self.tt_size)
-        if self.tt_raw == NULL:
+        self.st.tt = <TTEntry*>ts_table_alloc(self.tt_size)
+        if self.st.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
-        self.st.tt = <TTEntry*>self.tt_raw
         self.st.tt_mask = nbuckets - 1
         memset(self.st.tt, 0, self.tt_size)
         self.st.epoch = 1
@@ -1194,9 +1193,9 @@ cdef class Solver:
         pass
 
     def __dealloc__(self):
-        if self.tt_raw != NULL:
-            ts_table_free(self.tt_raw)
-            self.tt_raw = NULL
+        if self.st.tt != NULL:
+            ts_table_free(self.st.tt)
+            self.st.tt = NULL
 
     @property
     def nodes(self):

@@ -42,6 +42,7 @@ cdef extern from "Python.h":
 cdef enum:
     CHECK_INTERVAL = 1 << 16
     BUCKET = 256             # entries per table bucket
+    FOUND_MAX = 8            # matching entries a probe lists for the store that follows
     NO_MOVE = 255
 
 
@@ -52,14 +53,17 @@ cdef enum:
 # ("small cards") may be spread differently. R collects the cards that won a trick by rank
 # (beating another card of their suit), the cards that made a quick-trick bound hold, and,
 # for a card that stood for a run of equivalent cards and mattered by rank, the run's
-# lowest card. A table entry stores, per suit, how many top cards are exact (k_s, at
-# least the top one so that the top owners can go into the hash), and the owners of those
-# cards as relative-rank hands of seats 0 and 1 (seat 2 holds the rest).
+# lowest card. A table entry stores which top cards of each suit are exact (the top k_s,
+# at least the top one so that the top owners can go into the hash) as a relative-rank
+# mask, and the owners of those cards as relative-rank hands of seats 0 and 1 (seat 2
+# holds the rest).
 cdef struct TTEntry:
     uint64_t key            # shape, top owners, leader and meta data (see _boundary_key)
     uint64_t h0             # relative-rank hand of seat 0, masked to the exact cards
     uint64_t h1             # same for seat 1
-    uint16_t kpack          # k_s for the four suits, 4 bits each
+    uint64_t mask           # the exact cards (relative ranks): the top k_s of each suit;
+                            # the key fixes the suit lengths, so the mask means the same
+                            # cards for every position that shares the key
     int8_t lo               # lower bound on f
     int8_t hi               # upper bound on f
     uint8_t best            # leader's best move: suit * 16 + cards in play above it
@@ -89,7 +93,7 @@ cdef struct SolverState:
     int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
     int abort               # 1: a signal (Ctrl-C), 2: the node limit
     TTEntry* tt
-    uint64_t tt_mask        # number of buckets - 1
+    uint64_t tt_buckets
     uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)
 
 
@@ -262,6 +266,11 @@ cdef inline uint64_t _mix64(uint64_t x) noexcept nogil:
     return x
 
 
+cdef inline uint64_t _bucket_index(uint64_t h, uint64_t nbuckets) noexcept nogil:
+    """h's high half scaled to 0..nbuckets-1 (any bucket count, so the table fills its memory)."""
+    return ((h >> 32) * nbuckets) >> 32
+
+
 cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay) noexcept nogil:
     """Suit lengths of every hand (hand 2's last suit is implied), the owner of each suit's
     top card, leader, player, contract and void rule."""
@@ -283,48 +292,34 @@ cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay) noexcept no
     return key
 
 
-cdef inline uint64_t _pattern_mask(int kpack, uint64_t inplay) noexcept nogil:
-    """Relative-rank mask of the top k_s cards of each suit."""
-    cdef uint64_t mask = 0
-    cdef int s, k, n
-    for s in range(4):
-        k = (kpack >> (4 * s)) & 15
-        if k:
-            n = ts_pc(inplay & suit_mask(s))
-            mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
-    return mask
-
-
-cdef inline int _kpack_of(uint64_t rel, uint64_t inplay, int mink) noexcept nogil:
-    """k_s per suit from a relevant-card set (at least mink, or all, for a suit in play)."""
-    cdef int s, k, m, kpack = 0
-    cdef uint64_t lane, r
+cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink) noexcept nogil:
+    """Relative-rank mask of the cards an entry keeps exact, from a relevant-card set: per
+    suit in play, its cards down to the lowest relevant one, and at least the top mink (or
+    all, if fewer)."""
+    cdef uint64_t mask = 0, lane, r
+    cdef int s, k, m, n
     for s in range(4):
         lane = inplay & suit_mask(s)
         if not lane:
             continue
+        n = ts_pc(lane)
         r = rel & lane
-        k = ts_pc(lane)
-        m = mink if k > mink else k
-        if r:
-            k = ts_pc(lane & ~_below(lowest_card(r)))
-            if k < m:
-                k = m
-        else:
+        m = mink if n > mink else n
+        k = ts_pc(lane & ~_below(lowest_card(r))) if r else m
+        if k < m:
             k = m
-        kpack |= k << (4 * s)
-    return kpack
+        mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
+    return mask
 
 
-cdef inline uint64_t _rel_of(int kpack, uint64_t inplay) noexcept nogil:
+cdef inline uint64_t _rel_of(uint64_t mask, uint64_t inplay) noexcept nogil:
     """The relevant-card set an entry stands for: the lowest exact card of each suit."""
-    cdef uint64_t rel = 0, lane
-    cdef int s, k
+    cdef uint64_t rel = 0, m
+    cdef int s
     for s in range(4):
-        k = (kpack >> (4 * s)) & 15
-        if k:
-            lane = inplay & suit_mask(s)
-            rel |= (<uint64_t>1) << nth_card(lane, ts_pc(lane) - k)
+        m = (mask >> (16 * s)) & SUIT_BITS
+        if m:
+            rel |= (<uint64_t>1) << nth_card(inplay & suit_mask(s), lowest_card(m))
     return rel
 
 
@@ -696,7 +691,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int n = st.tricks_left
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int i, k, w, nmoves, card, r, maximizer, lo, hi, best, kpack, s
+    cdef int i, k, w, nmoves, card, r, maximizer, lo, hi, best, s, nfound, live
+    cdef int found[FOUND_MAX]
     cdef int cards[3]
     cdef int moves[16]
     cdef int scores[16]
@@ -735,23 +731,29 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     key = _boundary_key(st, inplay)
     h0r = _rel_hand(st.hands[0], inplay)
     h1r = _rel_hand(st.hands[1], inplay)
-    mask = _pattern_mask(_kpack_of(0, inplay, st.mink), inplay)
-    b = st.tt + (_mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask))) & st.tt_mask) * BUCKET
+    mask = _exact_mask(0, inplay, st.mink)
+    b = st.tt + _bucket_index(_mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask))),
+                              st.tt_buckets) * BUCKET
     best = NO_MOVE
+    nfound = 0
+    live = BUCKET
     for i in range(BUCKET):
         e = &b[i]
         if e.epoch != st.epoch:
-            break           # the live entries of a bucket are a prefix (see _tt_store)
+            live = i        # the live entries of a bucket are a prefix (see _tt_store)
+            break
         if e.key != key:
             continue
-        mask = _pattern_mask(e.kpack, inplay)
-        if (h0r & mask) != e.h0 or (h1r & mask) != e.h1:
+        if (h0r & e.mask) != e.h0 or (h1r & e.mask) != e.h1:
             continue
+        if nfound < FOUND_MAX:
+            found[nfound] = i
+        nfound += 1
         if e.lo >= target:
-            rel[0] = _rel_of(e.kpack, inplay)
+            rel[0] = _rel_of(e.mask, inplay)
             return 1
         if e.hi < target:
-            rel[0] = _rel_of(e.kpack, inplay)
+            rel[0] = _rel_of(e.mask, inplay)
             return 0
         if e.best != NO_MOVE:
             best = e.best
@@ -807,32 +809,37 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             break
         acc |= crel
     rel[0] = acc
-    kpack = _kpack_of(acc, inplay, st.mink)
-    mask = _pattern_mask(kpack, inplay)
+    mask = _exact_mask(acc, inplay, st.mink)
     if best >= 0:
         s = card_suit(best)
         best = s * 16 + ts_pc(inplay & suit_mask(s) & _above(best))
     else:
         best = NO_MOVE
     if r:
-        _tt_store(b, key, h0r & mask, h1r & mask, kpack, target, n, best,
-                  _ilog2(st.nodes - nodes0 + 1), st.epoch)
+        _tt_store(b, found, nfound, live, key, h0r & mask, h1r & mask, mask, target, n,
+                  best, _ilog2(st.nodes - nodes0 + 1), st.epoch)
     else:
-        _tt_store(b, key, h0r & mask, h1r & mask, kpack, 0, target - 1, best,
-                  _ilog2(st.nodes - nodes0 + 1), st.epoch)
+        _tt_store(b, found, nfound, live, key, h0r & mask, h1r & mask, mask, 0, target - 1,
+                  best, _ilog2(st.nodes - nodes0 + 1), st.epoch)
     return r
 
 
-cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, int kpack,
-                           int lo, int hi, int best, int work, int epoch) noexcept nogil:
+cdef inline void _tt_store(TTEntry* b, const int* found, int nfound, int live, uint64_t key,
+                           uint64_t h0, uint64_t h1, uint64_t mask, int lo, int hi, int best,
+                           int work, int epoch) noexcept nogil:
+    """Store a result in bucket b. The probe of b (before the search below this position)
+    listed the entries matching the position (found) and the bucket's live length: an
+    entry for the same cards can only be among those (the positions searched meanwhile
+    hold fewer cards, so they never share the key), which spares a scan of the bucket.
+    Entries may have been appended or replaced meanwhile, so both are checked again."""
     cdef TTEntry* e
-    cdef int i, free_slot = BUCKET
-    for i in range(BUCKET):
+    cdef int i, j, n = nfound if nfound <= FOUND_MAX else BUCKET
+    for j in range(n):
+        i = found[j] if nfound <= FOUND_MAX else j
         e = &b[i]
         if e.epoch != epoch:
-            free_slot = i
             break
-        if e.key == key and e.kpack == kpack and e.h0 == h0 and e.h1 == h1:
+        if e.key == key and e.mask == mask and e.h0 == h0 and e.h1 == h1:
             if lo > e.lo:
                 e.lo = lo
             if hi < e.hi:
@@ -845,8 +852,10 @@ cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, i
     # Not present: take the first slot not live in this epoch, else the one that cost the
     # least to compute. So the live entries stay a prefix of the bucket, and a probe stops
     # at the first slot of another epoch.
-    if free_slot < BUCKET:
-        e = &b[free_slot]
+    while live < BUCKET and b[live].epoch == epoch:
+        live += 1
+    if live < BUCKET:
+        e = &b[live]
     else:
         e = &b[0]
         for i in range(1, BUCKET):
@@ -855,7 +864,7 @@ cdef inline void _tt_store(TTEntry* b, uint64_t key, uint64_t h0, uint64_t h1, i
     e.key = key
     e.h0 = h0
     e.h1 = h1
-    e.kpack = kpack
+    e.mask = mask
     e.lo = lo
     e.hi = hi
     e.best = best
@@ -1176,14 +1185,12 @@ cdef class Solver:
         if tt_mb < 1:
             raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
         nbytes = <size_t>tt_mb << 20
-        nbuckets = 1
-        while nbuckets * 2 * BUCKET * sizeof(TTEntry) <= nbytes:
-            nbuckets *= 2
+        nbuckets = nbytes // (BUCKET * sizeof(TTEntry))
         self.tt_size = nbuckets * BUCKET * sizeof(TTEntry)
         self.st.tt = <TTEntry*>ts_table_alloc(self.tt_size)
         if self.st.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
-        self.st.tt_mask = nbuckets - 1
+        self.st.tt_buckets = nbuckets
         memset(self.st.tt, 0, self.tt_size)
         self.st.epoch = 1
         self.st.nodes = 0

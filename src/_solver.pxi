@@ -222,6 +222,21 @@ cdef inline uint64_t _run_adjust(uint64_t rel, int card, uint64_t hand,
     return rel
 
 
+cdef inline uint64_t _small_twins(uint64_t rel, int card, uint64_t hand) noexcept nogil:
+    """Cards of `hand` whose result is already known once `card` was searched and found
+    not to cut, with relevant cards rel: the cards of its suit that lie, like `card`,
+    below the suit's lowest relevant card. Playing one of them instead of `card` only
+    moves small cards between the hand and the trick, and rel says that the result holds
+    however the small cards are placed."""
+    cdef uint64_t lane = suit_mask(card_suit(card))
+    cdef uint64_t r = rel & lane
+    if not r:
+        return hand & lane
+    if card >= lowest_card(r):
+        return 0
+    return hand & lane & _below(lowest_card(r))
+
+
 # ---------------------------------------------------------------- transposition table
 
 cdef extern from *:
@@ -696,7 +711,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int cards[3]
     cdef int moves[16]
     cdef int scores[16]
-    cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, gaps, crel, acc, rlo, rhi
+    cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, gaps, crel, acc, rlo, rhi, skip
     cdef int64_t nodes0
     cdef TTEntry* b
     cdef TTEntry* e
@@ -788,8 +803,11 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     r = 1 - maximizer
     best = -1
     acc = 0
+    skip = 0
     for i in range(nmoves):
         card = moves[i]
+        if (skip >> card) & 1:
+            continue
         bit = (<uint64_t>1) << card
         st.hands[L] ^= bit
         st.trick[0] = card
@@ -808,6 +826,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
                 st.hist[L != P][card] += 1
             break
         acc |= crel
+        skip |= _small_twins(crel, card, hand)
     rel[0] = acc
     mask = _exact_mask(acc, inplay, st.mink)
     if best >= 0:
@@ -935,7 +954,7 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
     cdef int i, k, w, nmoves, card, r, maximizer, winner_idx, wins, side_winning, third_max
     cdef int moves[16]
     cdef int scores[16]
-    cdef uint64_t inplay, hand, legal, reps, bit, gaps, crel, acc
+    cdef uint64_t inplay, hand, legal, reps, bit, gaps, crel, acc, skip
     cdef int saved_left
     cdef int t0 = st.trick[0]
     cdef int t1 = st.trick[1]
@@ -971,8 +990,11 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
 
     r = 1 - maximizer
     acc = 0
+    skip = 0
     for i in range(nmoves):
         card = moves[i]
+        if (skip >> card) & 1:
+            continue
         bit = (<uint64_t>1) << card
         st.hands[mover] ^= bit
         st.trick[nt] = card
@@ -1004,6 +1026,7 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
             acc = crel
             break
         acc |= crel
+        skip |= _small_twins(crel, card, hand)
     rel[0] = acc
     return r
 

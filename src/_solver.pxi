@@ -896,13 +896,12 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
     cdef int s = card_suit(card)
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int trump = st.trump
     cdef int o, partner, rank = card_rank(card)
     cdef uint64_t lane = inplay & suit_mask(s)
     cdef uint64_t above = lane & _above(card)
     cdef uint64_t below = lane & _below(card)
     cdef uint64_t pl, mine, theirs, ptn
-    cdef int ruffable, sure_duck, voids, nb, na, lowest, forcing, pb, sc
+    cdef int sure_duck, voids, nb, na, lowest, forcing, pb, sc
     if st.misere:
         # Weights fitted to which leads cut in logged no-tricks searches (full deals, 5 or
         # more tricks left, nodes where some leads cut and some did not); they put a
@@ -950,8 +949,59 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
         if pb == 0 and (pl & above):
             sc -= 30
         return sc
-    # Trump and no-trump games.
-    ruffable = 0
+    # Trump and no-trump: weights fitted like the no-tricks ones above (first lead cut at
+    # 87% of P's and 91% of the pair's nodes in no-trump, 90% of P's in hearts, from 76-80%),
+    # ahead of the hand-written rules and the history, which order the ties.
+    return 2048 * _lead_fit(st, card, inplay) + _lead_rules(st, card, inplay)
+
+
+cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept nogil:
+    """Fitted lead score in trump and no-trump games. Leader's side: prefer suits where the
+    other side holds few cards, not the leader's lowest card; in no-trump P cashes its
+    top sequences, in trump contracts P leads side suits it is long in (ruffing leads
+    count as cashing for no one). The pair's leads in trump contracts: rules only."""
+    cdef int s = card_suit(card)
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int trump = st.trump
+    cdef uint64_t lane = inplay & suit_mask(s)
+    cdef uint64_t mine = st.hands[L] & lane
+    cdef uint64_t others = lane & ~mine
+    cdef int o, winner, length, seq, lowest, second, voids = 0, theirs = 0, ruff = 0
+    winner = highest_card(lane) == card
+    length = ts_pc(mine)
+    seq = ts_pc(mine & _above(highest_card(others))) if others else length
+    lowest = card == lowest_card(mine)
+    for o in range(3):
+        if o != L and (L == P or o == P):
+            if not (st.hands[o] & lane):
+                voids += 1
+                if trump >= 0 and s != trump and (st.hands[o] & suit_mask(trump)):
+                    ruff = 1
+            theirs += ts_pc(st.hands[o] & lane)
+    if theirs > 6:
+        theirs = 6
+    if trump < 0:
+        if L == P:
+            return 30 * (winner + seq - voids - lowest - theirs) + length
+        return voids - 100 * theirs
+    if L != P:
+        return 0
+    second = (not winner) and ts_pc(lane & _above(card)) == 1
+    return (ruff - 3 * (winner and ruff) + length - 3 * (s == trump) + voids + second - lowest
+            - theirs)
+
+
+cdef inline int _lead_rules(SolverState* st, int card, uint64_t inplay) noexcept nogil:
+    """Hand-written lead score in trump and no-trump games (higher first)."""
+    cdef int s = card_suit(card)
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int trump = st.trump
+    cdef int o, partner, rank = card_rank(card)
+    cdef uint64_t lane = inplay & suit_mask(s)
+    cdef uint64_t above = lane & _above(card)
+    cdef int ruffable = 0
     if trump >= 0 and s != trump:
         for o in range(3):
             if o != L and not (st.hands[o] & lane) and (st.hands[o] & suit_mask(trump)):

@@ -1133,26 +1133,51 @@ cdef inline int _third_card(SolverState* st, int lead_suit) noexcept nogil:
     return _best_reply(st.hands[third], lead_suit, st.trump, st.void_rule)
 
 
+cdef inline int _misere_follow_score(SolverState* st, int card, int wins, int side_winning,
+                                     int mover, int third_max) noexcept nogil:
+    """No-tricks: move-ordering score for a card played to a trick (higher first).
+
+    First come weights fitted to which cards cut in logged full-deal searches (the first
+    card cut at 89% of P's and 77% of the pair's nodes, from 76% and 54%): everyone
+    discards from short suits; P plays high without winning (a card the third hand must
+    overtake ducks too) and discards high; the pair plays high but never over P's
+    winning card. The earlier hand-written rules order the ties: P ducks with its
+    highest card that does not win, else wins high; the pair stays under P, else plays
+    low."""
+    cdef int s = card_suit(card)
+    cdef int rank = card_rank(card)
+    cdef uint64_t mine = st.hands[mover] & suit_mask(s)
+    cdef int length = ts_pc(mine)
+    cdef int follows = s == card_suit(st.trick[0])
+    cdef int lowest = card == lowest_card(mine)
+    cdef int highest = card == highest_card(mine)
+    cdef int overtake = st.ntrick == 1 and follows and third_max >= 0 and third_max > card
+    cdef int last_wins = st.ntrick == 2 and wins != 0
+    cdef int fit, rule, plen
+    if mover == st.player:
+        fit = -3 * wins + rank - lowest - 100 * length + 3 * overtake - 3 * last_wins
+        if not follows:
+            fit += 10 * rank + 3 * length
+        rule = 100 + rank if not wins or overtake else rank
+    else:
+        plen = ts_pc(st.hands[st.player] & suit_mask(s))
+        if plen > 5:
+            plen = 5
+        fit = (wins - 100 * (side_winning == 0 and wins != 0) + 10 * (rank + highest - lowest)
+               - 100 * length + 30 * overtake + 10 * last_wins + 3 * plen)
+        if not follows:
+            fit += 3 * (rank - length)
+        rule = 100 + rank if not wins else 50 - rank
+    return 256 * fit + rule
+
+
 cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winning,
                               int mover, int third_max) noexcept nogil:
     """Move-ordering score for a card played to a trick (higher first)."""
     cdef int v = _order_value(card, st.trump)
-    cdef int third_partner, cur
+    cdef int third_partner
     if st.misere:
-        if mover == st.player:
-            # Duck with the highest card that does not win; if forced to win, win high.
-            # Second hand: a card the third hand must overtake (all its cards of the suit
-            # are higher) also ducks.
-            if not wins:
-                return 100 + v
-            if (st.ntrick == 1 and third_max >= 0 and card_suit(card) == card_suit(third_max)
-                    and third_max > card):
-                return 100 + v
-            return v
-        # Opponents: P winning -> stay under it, shedding high cards; else play low.
-        if not wins:
-            return 100 + v
-        return 50 - v
+        return _misere_follow_score(st, card, wins, side_winning, mover, third_max)
     if st.ntrick == 1:
         # Second hand: a winner only counts if the third hand cannot beat it.
         third_partner = (mover != st.player) and (st.leader == st.player)

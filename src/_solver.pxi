@@ -13,7 +13,9 @@
 #   full deals) scanned only up to the last live entry; Solver.clear() bumps an epoch
 #   instead of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
-#   trick still separate runs); the forced-trump rule comes from legal_mask;
+#   trick still separate runs); the forced-trump rule comes from legal_mask; and once a
+#   move fails to cut, the mover's other cards of its suit below the suit's lowest
+#   relevant card are answered too (_small_twins);
 # - quick bounds at trick starts (_quick_bounds): P's trumps minus those the opponents'
 #   higher trumps can beat one each, mirrored for each opponent's trumps (_beaten),
 #   cashable top cards of the leader (side suits in full once its top trumps draw the
@@ -21,10 +23,10 @@
 #   tricks the pair can force on P (P on lead with no way to lose the lead, also after a
 #   forcing lead by the pair), a trick P surely ducks, and a P that can play under every
 #   lead of the pair in every suit (_ducks_all: no more tricks);
-# - move ordering: table move, then suit-situation heuristics for leads plus a cutoff
-#   history, and cheapest-winner / lowest-card rules when following (second hand: a
-#   winner only if the third hand cannot beat it; in no-tricks a card the third hand must
-#   overtake ducks);
+# - move ordering: table move, then for leads weights fitted to which leads cut in logged
+#   searches, with hand-written suit-situation rules and a cutoff history ordering the
+#   ties; when following, cheapest-winner / lowest-card rules (second hand: a winner only
+#   if the third hand cannot beat it), in no-tricks fitted weights first;
 # - the last trick scored directly.
 #
 # The search runs without the GIL; every CHECK_INTERVAL nodes it takes the GIL to call

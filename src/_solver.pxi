@@ -801,6 +801,13 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             scores[nmoves] = _lead_score(st, card, inplay) + 20 * st.hist[L != P][card]
         nmoves += 1
     _sort_moves(moves, scores, nmoves)
+    if st.trump >= 0 and L != P:
+        # The pair's leads in trump contracts: the fit below trades its features against
+        # the place in the order above (10 per place), the table's move staying first.
+        for i in range(nmoves):
+            if scores[i] != 1 << 30:
+                scores[i] = -10 * i + _pair_trump_lead_fit(st, moves[i], inplay)
+        _sort_moves(moves, scores, nmoves)
 
     r = 1 - maximizer
     best = -1
@@ -893,6 +900,31 @@ cdef inline void _tt_store(TTEntry* b, const int* found, int nfound, int live, u
     e.epoch = epoch
 
 
+cdef inline int _pair_trump_lead_fit(SolverState* st, int card, uint64_t inplay) noexcept nogil:
+    """Fitted adjustment to the order of the pair's leads in trump contracts (fitted like
+    _lead_fit, but against each lead's place in the rule-and-history order: the first
+    lead cut at 84% of the logged nodes, from 76%): not into P's ruff, not the top card,
+    rather to the partner's top card or ruff, and suits where P holds few cards."""
+    cdef int s = card_suit(card)
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int trump = st.trump
+    cdef int partner = 3 - L - P
+    cdef uint64_t lane = inplay & suit_mask(s)
+    cdef uint64_t pl = st.hands[P] & lane
+    cdef int winner = highest_card(lane) == card
+    cdef int ruff = s != trump and pl == 0 and (st.hands[P] & suit_mask(trump)) != 0
+    cdef int partner_top = (st.hands[partner] >> highest_card(lane)) & 1
+    cdef int partner_ruff = (s != trump and (st.hands[partner] & lane) == 0
+                             and (st.hands[partner] & suit_mask(trump)) != 0)
+    cdef int second = not winner and ts_pc(lane & _above(card)) == 1
+    cdef int above = min(ts_pc(pl & _above(card)), 4)
+    cdef uint64_t mine = st.hands[L] & lane
+    return (-10 * winner - 30 * ruff + 10 * (winner != 0 and ruff != 0) + 10 * partner_top
+            - (partner_top != 0 and ruff != 0) + 10 * partner_ruff - ts_pc(mine)
+            + 3 * second - 10 * (card == lowest_card(mine)) - 3 * above - 10 * min(ts_pc(pl), 6))
+
+
 cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept nogil:
     """Move-ordering score for a card led (higher first)."""
     cdef int s = card_suit(card)
@@ -961,7 +993,8 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
     """Fitted lead score in trump and no-trump games. Leader's side: prefer suits where the
     other side holds few cards, not the leader's lowest card; in no-trump P cashes its
     top sequences, in trump contracts P leads side suits it is long in (ruffing leads
-    count as cashing for no one). The pair's leads in trump contracts: rules only."""
+    count as cashing for no one). The pair's leads in trump contracts: see
+    _pair_trump_lead_fit."""
     cdef int s = card_suit(card)
     cdef int L = st.leader
     cdef int P = st.player

@@ -46,11 +46,12 @@ ENDGAME_SEED = 4_242
 # ---------------------------------------------------------------------- deal sets
 
 
-def contract_deals(n: int, contract: Contract, void: VoidRule) -> list[dict[str, Any]]:
+def contract_deals(n: int, contract: Contract, void: VoidRule,
+                   first: int = 0) -> list[dict[str, Any]]:
     return [
         {"set": contract.label, "seed": seed, "contract": contract,
          "position": Position.random(seed, contract, void)}
-        for seed in range(n)
+        for seed in range(first, first + n)
     ]
 
 
@@ -233,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         for contract in contracts if n and not args.only_void else []:
-            rows += solve_deals(contract_deals(n, contract, void), args.tt_mb)
+            rows += solve_deals(contract_deals(n, contract, void, args.first_seed), args.tt_mb)
         if n and not args.no_void:
             rows += solve_deals(void_deals(n, void), args.tt_mb)
     except Interrupted as exc:
@@ -273,7 +274,8 @@ def run(args: argparse.Namespace) -> int:
     data = {
         "benchmark": "solver",
         "machine": common.machine_info(),
-        "config": {"deals_per_set": n, "rules": void.label, "tt_mb": args.tt_mb,
+        "config": {"deals_per_set": n, "first_seed": args.first_seed, "rules": void.label,
+                   "tt_mb": args.tt_mb,
                    "contracts": [c.label for c in contracts], "void_heavy": not args.no_void,
                    "player": "chooser", "what": "Solver.value on a full deal, table cleared"},
         "interrupted": interrupted,
@@ -285,6 +287,48 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or ("solver-quick" if args.quick else "solver")
     if interrupted:
         name += "-partial"
+    path = common.write_results(name, data)
+    print(f"wrote {path.relative_to(common.ROOT)}")
+    return 0
+
+
+def merge(paths: list[str], name: str | None) -> int:
+    """One result file from runs over disjoint deals (e.g. two --first-seed ranges run side by
+    side), with the summary recomputed over all of them; each file's commit is kept."""
+    if not name:
+        print("bench/solver.py: --merge needs --name for the merged file", file=sys.stderr)
+        return 2
+    files = [common.load_results(p) for p in paths]
+    commits = [f["machine"].get("git_commit") for f in files]
+    if len(set(commits)) > 1:
+        print("bench/solver.py: warning: the files come from different commits (merge only "
+              "runs whose solver code is the same for these deals)", file=sys.stderr)
+    rows: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for path, f in zip(paths, files):
+        for r in f["deals"]:
+            key = (r["set"], r["seed"], r["contract"])
+            if key in seen:
+                print(f"bench/solver.py: {path}: {key[0]} seed {key[1]} is in two files",
+                      file=sys.stderr)
+                return 2
+            seen.add(key)
+            rows.append(r)
+    tt_bytes = files[0]["groups"]["overall"]["tt_bytes"]
+    sets = list(dict.fromkeys(r["set"] for r in rows))
+    groups = {s: group_summary([r for r in rows if r["set"] == s], tt_bytes) for s in sets}
+    groups["overall"] = group_summary(rows, tt_bytes)
+    print_table(groups)
+    data = {
+        **files[0],
+        "config": {**files[0]["config"], "deals_per_set": groups[sets[0]]["n"],
+                   "first_seed": min(r["seed"] for r in rows if r["set"] == sets[0]),
+                   "merged_from": [{"file": p, "git_commit": c} for p, c in zip(paths, commits)]},
+        "interrupted": any(f["interrupted"] for f in files),
+        "unfinished": [u for f in files for u in f["unfinished"]],
+        "groups": groups,
+        "deals": rows,
+    }
     path = common.write_results(name, data)
     print(f"wrote {path.relative_to(common.ROOT)}")
     return 0
@@ -330,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quick", action="store_true", help="20 deals per set")
     parser.add_argument("--deals", type=int, metavar="N", help="deals per set (default 200)")
+    parser.add_argument("--first-seed", type=int, default=0, metavar="K",
+                        help="per-contract sets use seeds K .. K+N-1 (default 0), so that "
+                             "two runs can share one set between two cores (see --merge)")
     parser.add_argument("--rules", default="house", help="house (default) or kurnik")
     parser.add_argument("--contracts", metavar="LIST",
                         help="comma-separated contracts (default: all six)")
@@ -342,13 +389,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="endgames per size (3 and 4 tricks left) timed against the "
                              "reference solver (default 12; 0 skips)")
     parser.add_argument("--name", help="result file name (default solver / solver-quick)")
+    parser.add_argument("--merge", nargs="+", metavar="FILE.json",
+                        help="combine result files of one build (e.g. runs with different "
+                             "--first-seed) into one, written under --name, and exit")
     parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
                         help="print the per-deal speed ratio of two result files and exit")
     args = parser.parse_args(argv)
     # Ctrl-C must reach the run even when started from a job that ignores SIGINT.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    if args.first_seed < 0:
+        parser.error("--first-seed must be at least 0")
     if args.compare:
         return compare(*args.compare)
+    if args.merge:
+        return merge(args.merge, args.name)
     return run(args)
 
 

@@ -246,9 +246,7 @@ def run(args: argparse.Namespace) -> int:
 
     groups = {}
     if rows:  # --deals 0 runs only the reference comparison
-        for name in dict.fromkeys(r["set"] for r in rows):
-            groups[name] = group_summary([r for r in rows if r["set"] == name], tt_bytes)
-        groups["overall"] = group_summary(rows, tt_bytes)
+        groups = set_groups(rows, tt_bytes)
         print()
         print_table(groups)
         print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
@@ -292,6 +290,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def deal_key(r: dict[str, Any]) -> tuple[str, int, str]:
+    """What identifies a deal across result files."""
+    return (r["set"], r["seed"], r["contract"])
+
+
+def set_groups(rows: list[dict[str, Any]], tt_bytes: int) -> dict[str, dict[str, Any]]:
+    """The summary of each set, in order of appearance, and of all rows ("overall")."""
+    groups = {name: group_summary([r for r in rows if r["set"] == name], tt_bytes)
+              for name in dict.fromkeys(r["set"] for r in rows)}
+    groups["overall"] = group_summary(rows, tt_bytes)
+    return groups
+
+
 def merge(paths: list[str], name: str | None) -> int:
     """One result file from runs over disjoint deals (e.g. two --first-seed ranges run side by
     side), with the summary recomputed over all of them; each file's commit is kept."""
@@ -307,22 +318,20 @@ def merge(paths: list[str], name: str | None) -> int:
     seen: set[tuple[Any, ...]] = set()
     for path, f in zip(paths, files):
         for r in f["deals"]:
-            key = (r["set"], r["seed"], r["contract"])
+            key = deal_key(r)
             if key in seen:
                 print(f"bench/solver.py: {path}: {key[0]} seed {key[1]} is in two files",
                       file=sys.stderr)
                 return 2
             seen.add(key)
             rows.append(r)
-    tt_bytes = files[0]["groups"]["overall"]["tt_bytes"]
-    sets = list(dict.fromkeys(r["set"] for r in rows))
-    groups = {s: group_summary([r for r in rows if r["set"] == s], tt_bytes) for s in sets}
-    groups["overall"] = group_summary(rows, tt_bytes)
+    groups = set_groups(rows, files[0]["groups"]["overall"]["tt_bytes"])
     print_table(groups)
+    first_set = rows[0]["set"]
     data = {
         **files[0],
-        "config": {**files[0]["config"], "deals_per_set": groups[sets[0]]["n"],
-                   "first_seed": min(r["seed"] for r in rows if r["set"] == sets[0]),
+        "config": {**files[0]["config"], "deals_per_set": groups[first_set]["n"],
+                   "first_seed": min(r["seed"] for r in rows if r["set"] == first_set),
                    "merged_from": [{"file": p, "git_commit": c} for p, c in zip(paths, commits)]},
         "interrupted": any(f["interrupted"] for f in files),
         "unfinished": [u for f in files for u in f["unfinished"]],
@@ -338,12 +347,10 @@ def compare(path_a: str, path_b: str) -> int:
     """Per-deal speed ratio A/B (above 1: B is faster) over the deals both files solved."""
     a, b = common.load_results(path_a), common.load_results(path_b)
 
-    def key(r: dict[str, Any]) -> tuple[str, int, str]:
-        return (r["set"], r["seed"], r["contract"])
-
-    b_rows = {key(r): r for r in b["deals"]}
-    pairs = [(r, b_rows[key(r)]) for r in a["deals"]
-             if key(r) in b_rows and not r.get("unfinished") and not b_rows[key(r)].get("unfinished")]
+    b_rows = {deal_key(r): r for r in b["deals"]}
+    pairs = [(r, b_rows[deal_key(r)]) for r in a["deals"]
+             if deal_key(r) in b_rows and not r.get("unfinished")
+             and not b_rows[deal_key(r)].get("unfinished")]
     if not pairs:
         print("bench/solver.py: the two files have no deal in common", file=sys.stderr)
         return 2
@@ -390,8 +397,8 @@ def main(argv: list[str] | None = None) -> int:
                              "reference solver (default 12; 0 skips)")
     parser.add_argument("--name", help="result file name (default solver / solver-quick)")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json",
-                        help="combine result files of one build (e.g. runs with different "
-                             "--first-seed) into one, written under --name, and exit")
+                        help="combine result files over disjoint deals (e.g. runs with "
+                             "different --first-seed) into one, written under --name, and exit")
     parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
                         help="print the per-deal speed ratio of two result files and exit")
     args = parser.parse_args(argv)

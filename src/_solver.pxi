@@ -407,6 +407,13 @@ cdef inline int _beaten(uint64_t mine, uint64_t theirs) noexcept nogil:
     return count
 
 
+cdef inline bint _can_ruff(SolverState* st, int o, int s) noexcept nogil:
+    """Seat o can ruff a lead of suit s: s is a side suit of a trump contract, o holds none
+    of it and holds a trump."""
+    return (st.trump >= 0 and s != st.trump and not (st.hands[o] & suit_mask(s))
+            and (st.hands[o] & suit_mask(st.trump)) != 0)
+
+
 cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) noexcept nogil:
     """Tricks seat X on lead takes for sure by cashing top cards (trumps first, side suits
     only as long as every other seat holding trumps still follows, unless X's top trumps
@@ -516,8 +523,7 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                 lane = inplay & suit_mask(s)
                 if not (st.hands[L] & lane) or not (st.hands[o] & lane):
                     continue
-                if (trump >= 0 and s != trump and not (st.hands[P] & lane)
-                        and (st.hands[P] & suit_mask(trump))):
+                if _can_ruff(st, P, s):
                     continue
                 c = _top_seq(st.hands[o] & lane, lane, &low)
                 if c == 0:
@@ -908,15 +914,13 @@ cdef inline int _pair_trump_lead_fit(SolverState* st, int card, uint64_t inplay)
     cdef int s = card_suit(card)
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int trump = st.trump
     cdef int partner = 3 - L - P
     cdef uint64_t lane = inplay & suit_mask(s)
     cdef uint64_t pl = st.hands[P] & lane
     cdef int winner = highest_card(lane) == card
-    cdef int ruff = s != trump and pl == 0 and (st.hands[P] & suit_mask(trump)) != 0
+    cdef int ruff = _can_ruff(st, P, s)
     cdef int partner_top = (st.hands[partner] >> highest_card(lane)) & 1
-    cdef int partner_ruff = (s != trump and (st.hands[partner] & lane) == 0
-                             and (st.hands[partner] & suit_mask(trump)) != 0)
+    cdef int partner_ruff = _can_ruff(st, partner, s)
     cdef int second = not winner and ts_pc(lane & _above(card)) == 1
     cdef int above = min(ts_pc(pl & _above(card)), 4)
     cdef uint64_t mine = st.hands[L] & lane
@@ -1011,7 +1015,7 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
         if o != L and (L == P or o == P):
             if not (st.hands[o] & lane):
                 voids += 1
-                if trump >= 0 and s != trump and (st.hands[o] & suit_mask(trump)):
+                if _can_ruff(st, o, s):
                     ruff = 1
             theirs += ts_pc(st.hands[o] & lane)
     if theirs > 6:
@@ -1032,16 +1036,13 @@ cdef inline int _lead_rules(SolverState* st, int card, uint64_t inplay) noexcept
     cdef int s = card_suit(card)
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int trump = st.trump
     cdef int o, partner, rank = card_rank(card)
     cdef uint64_t lane = inplay & suit_mask(s)
     cdef uint64_t above = lane & _above(card)
     cdef int ruffable = 0
-    if trump >= 0 and s != trump:
-        for o in range(3):
-            if o != L and not (st.hands[o] & lane) and (st.hands[o] & suit_mask(trump)):
-                if (o == P) != (L == P):
-                    ruffable = 1
+    for o in range(3):
+        if o != L and (o == P) != (L == P) and _can_ruff(st, o, s):
+            ruffable = 1
     if not above:
         if ruffable:
             return 40 + rank

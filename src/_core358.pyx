@@ -19,14 +19,46 @@ cdef extern from *:
     static inline int ts_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
     static inline int ts_clz(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
     #else
+    /* The search counts bits at every node. With the POPCNT instruction (setup.py enables
+       it on x86-64, see ts_cpu_ok) or on ARM the builtin is one instruction; a plain
+       x86-64 build would turn it into a libgcc call, several times slower than this. */
+    #if defined(__POPCNT__) || defined(__ARM_NEON) || defined(__aarch64__)
     static inline int ts_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    #else
+    static inline int ts_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     static inline int ts_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int ts_clz(unsigned long long x) { return __builtin_clzll(x); }
     #endif
+    /* 0 when this build uses POPCNT and the CPU lacks it (x86-64 CPUs before about 2008):
+       the module then refuses to load instead of dying on an illegal instruction. Nothing
+       before this check in the module's initialisation counts bits. */
+    static int ts_cpu_ok(void) {
+    #if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt") != 0;
+    #else
+        return 1;
+    #endif
+    }
     """
     int ts_popcount(uint64_t x) noexcept nogil
     int ts_ctz(uint64_t x) noexcept nogil
     int ts_clz(uint64_t x) noexcept nogil
+    int ts_cpu_ok() noexcept nogil
+
+
+if not ts_cpu_ok():
+    raise ImportError(
+        "this build of ts358 needs a CPU with the POPCNT instruction (x86-64 CPUs from "
+        "about 2008 on); build it from source on this machine instead: "
+        "TS358_PORTABLE=1 pip install --no-binary ts358 ts358"
+    )
 
 
 cdef enum:

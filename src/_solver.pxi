@@ -99,28 +99,6 @@ cdef struct SolverState:
     uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)
 
 
-# ---------------------------------------------------------------- bit counting
-
-cdef extern from *:
-    """
-    /* popcount without relying on the compile target: plain x86-64 builds (no -mpopcnt)
-       turn __builtin_popcountll into a libgcc call, several times slower than this. */
-    #if defined(__POPCNT__) || defined(__ARM_NEON) || defined(__aarch64__)
-    static inline int ts_pc(unsigned long long x) { return __builtin_popcountll(x); }
-    #elif defined(_MSC_VER)
-    static inline int ts_pc(unsigned long long x) { return (int)__popcnt64(x); }
-    #else
-    static inline int ts_pc(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #endif
-    """
-    int ts_pc(uint64_t x) noexcept nogil
-
-
 # ---------------------------------------------------------------- relative ranks
 
 # pext (parallel bit extract) of a 13-bit lane in two table lookups: the low 7 bits and
@@ -160,7 +138,7 @@ cdef inline uint64_t _pext13(uint64_t x, uint64_t m) noexcept nogil:
     """The bits of x selected by m (13-bit lanes), packed to the bottom."""
     cdef uint64_t lo = PEXT7[((m & 127) << 7) | (x & 127)]
     cdef uint64_t hi = PEXT6[((m >> 7) << 6) | (x >> 7)]
-    return lo | (hi << ts_pc(m & 127))
+    return lo | (hi << popcount(m & 127))
 
 
 cdef inline uint64_t _rel_hand(uint64_t h, uint64_t inplay) noexcept nogil:
@@ -296,10 +274,10 @@ cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay) noexcept no
     cdef int s, owner
     for s in range(4):
         lane = inplay & suit_mask(s)
-        key |= <uint64_t>ts_pc(st.hands[0] & lane) << (4 * s)
-        key |= <uint64_t>ts_pc(st.hands[1] & lane) << (16 + 4 * s)
+        key |= <uint64_t>popcount(st.hands[0] & lane) << (4 * s)
+        key |= <uint64_t>popcount(st.hands[1] & lane) << (16 + 4 * s)
         if s < 3:
-            key |= <uint64_t>ts_pc(st.hands[2] & lane) << (32 + 4 * s)
+            key |= <uint64_t>popcount(st.hands[2] & lane) << (32 + 4 * s)
         if lane:
             top = (<uint64_t>1) << highest_card(lane)
             owner = 0 if st.hands[0] & top else (1 if st.hands[1] & top else 2)
@@ -319,10 +297,10 @@ cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink) noexce
         lane = inplay & suit_mask(s)
         if not lane:
             continue
-        n = ts_pc(lane)
+        n = popcount(lane)
         r = rel & lane
         m = mink if n > mink else n
-        k = ts_pc(lane & ~_below(lowest_card(r))) if r else m
+        k = popcount(lane & ~_below(lowest_card(r))) if r else m
         if k < m:
             k = m
         mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
@@ -387,7 +365,7 @@ cdef inline int _top_seq(uint64_t mine, uint64_t lane, uint64_t* low) noexcept n
         tops = mine & lane
     if tops:
         low[0] = tops & (~tops + 1)
-        return ts_pc(tops)
+        return popcount(tops)
     return 0
 
 
@@ -426,8 +404,8 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
         if st.hands[X] & lane:
             c = _top_seq(st.hands[X] & lane, lane, &low)
             for o in range(3):
-                if o != X and ts_pc(st.hands[o] & lane) > most:
-                    most = ts_pc(st.hands[o] & lane)
+                if o != X and popcount(st.hands[o] & lane) > most:
+                    most = popcount(st.hands[o] & lane)
             drawn = c >= most
     for s in range(4):
         lane = inplay & suit_mask(s)
@@ -441,12 +419,12 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
             limit = 99
             for o in range(3):
                 if o != X and st.hands[o] & suit_mask(trump):
-                    limit = min(limit, ts_pc(st.hands[o] & lane))
+                    limit = min(limit, popcount(st.hands[o] & lane))
             if limit < c:
                 c = limit
                 if c == 0:
                     continue
-                low = (<uint64_t>1) << nth_card(mine & lane, ts_pc(mine & lane) - c)
+                low = (<uint64_t>1) << nth_card(mine & lane, popcount(mine & lane) - c)
         count += c
         rel[0] |= low
     return count
@@ -478,7 +456,7 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
             # of an opponent, a different one each time: P takes at least its trumps minus
             # those the opponents' higher trumps can be matched against.
             if pl:
-                c = ts_pc(pl) - _beaten(pl, lane & ~pl)
+                c = popcount(pl) - _beaten(pl, lane & ~pl)
                 if c > lo[0]:
                     lo[0] = c
                     rlo[0] = pl & (~pl + 1)
@@ -493,11 +471,11 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                 if not lane_o:
                     continue
                 tmp = lane_o & _above(highest_card(pl)) if pl else lane_o
-                c2 = ts_pc(tmp)
+                c2 = popcount(tmp)
                 if c2 > c1:
                     c1 = c2
                     r = (<uint64_t>1) << highest_card(pl) if pl else 0
-                c2 = ts_pc(lane_o) - _beaten(lane_o, pl)
+                c2 = popcount(lane_o) - _beaten(lane_o, pl)
                 if c2 > c1:
                     c1 = c2
                     r = lane_o & (~lane_o + 1)
@@ -545,12 +523,12 @@ cdef inline int _ducks_all(uint64_t mine, uint64_t theirs) noexcept nogil:
     the condition (the pair's cards that leave only raise its i-th lowest), and so do P's
     discards if it sheds the highest card of a suit."""
     cdef int i = 0, q
-    cdef int a = ts_pc(mine)
+    cdef int a = popcount(mine)
     while theirs and i < a:
         q = lowest_card(theirs)
         theirs &= theirs - 1
         i += 1
-        if ts_pc(mine & _below(q)) < i:
+        if popcount(mine & _below(q)) < i:
             return 0
     return 1
 
@@ -596,8 +574,8 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
                     lane_o = st.hands[o] & lane
                     if not lane_o:
                         continue
-                    lcount = ts_pc(lane_o & _below(low))
-                    if lcount < ts_pc(lane_o) and lcount < ts_pc(pl) and lcount < m:
+                    lcount = popcount(lane_o & _below(low))
+                    if lcount < popcount(lane_o) and lcount < popcount(pl) and lcount < m:
                         m = lcount
                     if lcount == 0 and not duck:
                         duck = 1
@@ -636,7 +614,7 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
         if not pl:
             continue
         low = lowest_card(pl)
-        plen = ts_pc(pl)
+        plen = popcount(pl)
         tmp = lane & ~pl
         if tmp:
             if not _ducks_all(pl, tmp):
@@ -648,8 +626,8 @@ cdef inline void _misere_bounds(SolverState* st, uint64_t inplay, int* lo, int* 
                 lane_o = st.hands[o] & lane
                 if not lane_o:
                     continue
-                lcount = ts_pc(lane_o & _below(low))
-                if lcount < ts_pc(lane_o):
+                lcount = popcount(lane_o & _below(low))
+                if lcount < popcount(lane_o):
                     if lcount < plen and lcount < cap[s]:
                         cap[s] = lcount
                     if plen > 1 and lcount - 1 < plen - 1 and lcount - 1 < cap1[s]:
@@ -787,7 +765,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     reps = _run_tops(hand, gaps)
     if best != NO_MOVE:
         s = best >> 4
-        k = ts_pc(inplay & suit_mask(s)) - 1 - (best & 15)
+        k = popcount(inplay & suit_mask(s)) - 1 - (best & 15)
         best = -1
         if k >= 0:
             card = nth_card(inplay & suit_mask(s), k)
@@ -846,7 +824,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     mask = _exact_mask(acc, inplay, st.mink)
     if best >= 0:
         s = card_suit(best)
-        best = s * 16 + ts_pc(inplay & suit_mask(s) & _above(best))
+        best = s * 16 + popcount(inplay & suit_mask(s) & _above(best))
     else:
         best = NO_MOVE
     if r:
@@ -921,12 +899,12 @@ cdef inline int _pair_trump_lead_fit(SolverState* st, int card, uint64_t inplay)
     cdef int ruff = _can_ruff(st, P, s)
     cdef int partner_top = (st.hands[partner] >> highest_card(lane)) & 1
     cdef int partner_ruff = _can_ruff(st, partner, s)
-    cdef int second = not winner and ts_pc(lane & _above(card)) == 1
-    cdef int above = min(ts_pc(pl & _above(card)), 4)
+    cdef int second = not winner and popcount(lane & _above(card)) == 1
+    cdef int above = min(popcount(pl & _above(card)), 4)
     cdef uint64_t mine = st.hands[L] & lane
     return (-10 * winner - 30 * ruff + 10 * (winner != 0 and ruff != 0) + 10 * partner_top
-            - (partner_top != 0 and ruff != 0) + 10 * partner_ruff - ts_pc(mine)
-            + 3 * second - 10 * (card == lowest_card(mine)) - 3 * above - 10 * min(ts_pc(pl), 6))
+            - (partner_top != 0 and ruff != 0) + 10 * partner_ruff - popcount(mine)
+            + 3 * second - 10 * (card == lowest_card(mine)) - 3 * above - 10 * min(popcount(pl), 6))
 
 
 cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept nogil:
@@ -960,10 +938,10 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
                     elif lowest_card(theirs) > card:
                         sure_duck = 1
             theirs = lane & ~pl
-            nb = ts_pc(theirs & below)
-            na = ts_pc(theirs & above)
+            nb = popcount(theirs & below)
+            na = popcount(theirs & above)
             lowest = card == lowest_card(pl)
-            sc = 2000 - 100 * ts_pc(pl) - 100 * voids + sure_duck * rank + min(nb, 4) - min(na, 4)
+            sc = 2000 - 100 * popcount(pl) - 100 * voids + sure_duck * rank + min(nb, 4) - min(na, 4)
             if lowest:
                 sc += -100 if sure_duck and nb == 0 else (1 if nb >= 2 else 0) - 1
             return sc
@@ -976,8 +954,8 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
         ptn = st.hands[partner] & lane
         forcing = pl != 0 and card == lowest_card(mine) and lowest_card(pl) > card and (
             not ptn or lowest_card(pl) > lowest_card(ptn))
-        pb = ts_pc(pl & below)
-        sc = 3000 - 100 * forcing + 100 * min(pb, 4) - 30 * ts_pc(mine)
+        pb = popcount(pl & below)
+        sc = 3000 - 100 * forcing + 100 * min(pb, 4) - 30 * popcount(mine)
         if not pl:
             sc -= 100 * (1 + rank)
         if not ptn:
@@ -1008,8 +986,8 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
     cdef uint64_t others = lane & ~mine
     cdef int o, winner, length, seq, lowest, second, voids = 0, theirs = 0, ruff = 0
     winner = highest_card(lane) == card
-    length = ts_pc(mine)
-    seq = ts_pc(mine & _above(highest_card(others))) if others else length
+    length = popcount(mine)
+    seq = popcount(mine & _above(highest_card(others))) if others else length
     lowest = card == lowest_card(mine)
     for o in range(3):
         if o != L and (L == P or o == P):
@@ -1017,7 +995,7 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
                 voids += 1
                 if _can_ruff(st, o, s):
                     ruff = 1
-            theirs += ts_pc(st.hands[o] & lane)
+            theirs += popcount(st.hands[o] & lane)
     if theirs > 6:
         theirs = 6
     if trump < 0:
@@ -1026,7 +1004,7 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
         return voids - 100 * theirs
     if L != P:
         return 0
-    second = (not winner) and ts_pc(lane & _above(card)) == 1
+    second = (not winner) and popcount(lane & _above(card)) == 1
     return (ruff - 3 * (winner and ruff) + length - 3 * (s == trump) + voids + second - lowest
             - theirs)
 
@@ -1183,7 +1161,7 @@ cdef inline int _misere_follow_score(SolverState* st, int card, int wins, int si
     cdef int s = card_suit(card)
     cdef int rank = card_rank(card)
     cdef uint64_t mine = st.hands[mover] & suit_mask(s)
-    cdef int length = ts_pc(mine)
+    cdef int length = popcount(mine)
     cdef int follows = s == card_suit(st.trick[0])
     cdef int lowest = card == lowest_card(mine)
     cdef int highest = card == highest_card(mine)
@@ -1196,7 +1174,7 @@ cdef inline int _misere_follow_score(SolverState* st, int card, int wins, int si
             fit += 10 * rank + 3 * length
         rule = 100 + rank if not wins or overtake else rank
     else:
-        plen = ts_pc(st.hands[st.player] & suit_mask(s))
+        plen = popcount(st.hands[st.player] & suit_mask(s))
         if plen > 5:
             plen = 5
         fit = (wins - 100 * (side_winning == 0 and wins != 0) + 10 * (rank + highest - lowest)

@@ -71,6 +71,8 @@ cdef struct TTEntry:
     uint8_t best            # leader's best move: suit * 16 + cards in play above it
     uint8_t work            # log2 of the nodes spent on the entry (replacement priority)
     uint16_t epoch          # the table's epoch when stored: older entries count as empty
+    uint16_t live           # first entry of a bucket only: how many entries of the bucket
+                            # are live (valid if its epoch is current)
 
 
 cdef struct SolverState:
@@ -737,12 +739,11 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
                               st.tt_buckets) * BUCKET
     best = NO_MOVE
     nfound = 0
-    live = BUCKET
-    for i in range(BUCKET):
+    # The live entries of a bucket are a prefix (see _tt_store). Newest first: a search
+    # revisits the positions it stored last most often.
+    live = b[0].live if b[0].epoch == st.epoch else 0
+    for i in range(live - 1, -1, -1):
         e = &b[i]
-        if e.epoch != st.epoch:
-            live = i        # the live entries of a bucket are a prefix (see _tt_store)
-            break
         if e.key != key:
             continue
         if (h0r & e.mask) != e.h0 or (h1r & e.mask) != e.h1:
@@ -756,7 +757,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if e.hi < target:
             rel[0] = _rel_of(e.mask, inplay)
             return 0
-        if e.best != NO_MOVE:
+        if best == NO_MOVE:
             best = e.best
 
     maximizer = (L == P) != st.misere
@@ -862,12 +863,13 @@ cdef inline void _tt_store(TTEntry* b, const int* found, int nfound, int live, u
                 e.work = work
             return
     # Not present: take the first slot not live in this epoch, else the one that cost the
-    # least to compute. So the live entries stay a prefix of the bucket, and a probe stops
-    # at the first slot of another epoch.
-    while live < BUCKET and b[live].epoch == epoch:
-        live += 1
+    # least to compute. So the live entries stay a prefix of the bucket, whose length the
+    # first entry keeps.
+    if b[0].epoch == epoch and b[0].live > live:
+        live = b[0].live
     if live < BUCKET:
         e = &b[live]
+        b[0].live = live + 1
     else:
         e = &b[0]
         for i in range(1, BUCKET):
@@ -1283,6 +1285,13 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     cdef int hi = st.tricks_left
     cdef int t = _playout(st)
     cdef uint64_t rel
+    if st.trump >= 0:
+        # In trump contracts the playout gives P about one trick too many (on 800 full
+        # deals: one more than the value in 42%, the value in 31%, two or more over in
+        # 25%), and tests that succeed on the way up cost less than tests that fail on
+        # the way down: starting one lower took 1.07x fewer nodes (geometric mean, 280
+        # and 160 deals); two lower or a climb from 1 gained no more.
+        t -= 1
     if st.misere:
         # The playout's value is a poor guess in no-tricks (the pair's greedy play lets P
         # off lightly); climbing from 1 measured better.

@@ -41,6 +41,17 @@ cdef extern from "Python.h":
     # wrapper to re-raise) instead of having Cython report it inside the nogil search.
     int _py_check_signals "PyErr_CheckSignals"() noexcept
 
+cdef extern from *:
+    """
+    /* A hint to load a cache line ahead of its use. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ts_prefetch(p) __builtin_prefetch((const void *)(p))
+    #else
+    #define ts_prefetch(p) ((void)0)
+    #endif
+    """
+    void ts_prefetch(const void* p) noexcept nogil
+
 cdef enum:
     CHECK_INTERVAL = 1 << 16
     BUCKET = 256             # entries per table bucket
@@ -721,6 +732,16 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     nodes0 = st.nodes
     inplay = st.hands[0] | st.hands[1] | st.hands[2]
 
+    # The table's bucket first, so that its memory arrives while the bounds are computed
+    # (1.05x faster on 60 full deals, for the work wasted where the bounds decide).
+    key = _boundary_key(st, inplay)
+    h0r = _rel_hand(st.hands[0], inplay)
+    h1r = _rel_hand(st.hands[1], inplay)
+    mask = _exact_mask(0, inplay, st.mink)
+    b = st.tt + _bucket_index(_mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask))),
+                              st.tt_buckets) * BUCKET
+    ts_prefetch(b)
+
     # Quick tricks.
     _quick_bounds(st, inplay, &lo, &hi, &rlo, &rhi)
     if lo >= target:
@@ -731,12 +752,6 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         return 0
 
     # Table.
-    key = _boundary_key(st, inplay)
-    h0r = _rel_hand(st.hands[0], inplay)
-    h1r = _rel_hand(st.hands[1], inplay)
-    mask = _exact_mask(0, inplay, st.mink)
-    b = st.tt + _bucket_index(_mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask))),
-                              st.tt_buckets) * BUCKET
     best = NO_MOVE
     nfound = 0
     # The live entries of a bucket are a prefix (see _tt_store). Newest first: a search

@@ -5,13 +5,13 @@
 # maximises f in trump and no-trump contracts and minimises it in no-tricks (the other two
 # always do the opposite). Everything below is a null-window test "f >= target?" driven by
 # an iterating target (trump and no-trump: one step at a time from the value of a greedy
-# playout, _playout; no-tricks climbs from 1). Techniques:
+# playout, _playout, less one in trump contracts; no-tricks climbs from 1). Techniques:
 # - transposition table at trick boundaries with lower and upper bounds, kept between calls,
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
 #   position whose low cards differ only in which of them each hand holds; 256-entry
 #   buckets (all entries of one coarse position share a bucket; smaller ones overflowed on
-#   full deals) scanned only up to the last live entry; Solver.clear() bumps an epoch
-#   instead of zeroing the memory;
+#   full deals), fetched ahead while the quick bounds run, and scanned newest first from
+#   the last live entry; Solver.clear() bumps an epoch instead of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
 #   trick still separate runs); the forced-trump rule comes from legal_mask; and once a
 #   move fails to cut, the mover's other cards of its suit below the suit's lowest

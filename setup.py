@@ -31,7 +31,8 @@ else:
 
 def _wants_popcnt() -> bool:
     # Linux only: MSVC builds use the instruction through an intrinsic anyway, and macOS
-    # x86-64 is left portable (the load-time check is tested only with GCC on Linux).
+    # x86-64 is left portable (the load-time CPU check has been built and run only with GCC
+    # on Linux).
     if not sys.platform.startswith("linux") or platform.machine() != "x86_64":
         return False
     if os.environ.get("TS358_PORTABLE", "") not in ("", "0"):

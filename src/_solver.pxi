@@ -24,8 +24,9 @@
 #   forcing lead by the pair), a trick P surely ducks, and a P that can play under every
 #   lead of the pair in every suit (_ducks_all: no more tricks);
 # - move ordering: table move, then for leads weights fitted to which leads cut in logged
-#   searches, with hand-written suit-situation rules and a cutoff history ordering the
-#   ties; when following, cheapest-winner / lowest-card rules (second hand: a winner only
+#   searches (in trump contracts less the other side's answers to the lead, which keeps
+#   proofs small), with hand-written suit-situation rules and a cutoff history ordering
+#   the ties; when following, cheapest-winner / lowest-card rules (second hand: a winner only
 #   if the third hand cannot beat it), in no-tricks fitted weights first;
 # - the last trick scored directly.
 #

@@ -845,29 +845,27 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     else:
         best = NO_MOVE
     if r:
-        _tt_store(b, found, nfound, live, key, h0r & mask, h1r & mask, mask, target, n,
+        _tt_store(b, found, nfound, key, h0r & mask, h1r & mask, mask, target, n,
                   best, _ilog2(st.nodes - nodes0 + 1), st.epoch)
     else:
-        _tt_store(b, found, nfound, live, key, h0r & mask, h1r & mask, mask, 0, target - 1,
+        _tt_store(b, found, nfound, key, h0r & mask, h1r & mask, mask, 0, target - 1,
                   best, _ilog2(st.nodes - nodes0 + 1), st.epoch)
     return r
 
 
-cdef inline void _tt_store(TTEntry* b, const int* found, int nfound, int live, uint64_t key,
+cdef inline void _tt_store(TTEntry* b, const int* found, int nfound, uint64_t key,
                            uint64_t h0, uint64_t h1, uint64_t mask, int lo, int hi, int best,
                            int work, int epoch) noexcept nogil:
     """Store a result in bucket b. The probe of b (before the search below this position)
-    listed the entries matching the position (found) and the bucket's live length: an
-    entry for the same cards can only be among those (the positions searched meanwhile
-    hold fewer cards, so they never share the key), which spares a scan of the bucket.
-    Entries may have been appended or replaced meanwhile, so both are checked again."""
+    listed the entries matching the position (found): an entry for the same cards can
+    only be among those (the positions searched meanwhile hold fewer cards, so they never
+    share the key), which spares a scan of the bucket. Entries may have been replaced
+    meanwhile, so they are checked again."""
     cdef TTEntry* e
-    cdef int i, j, n = nfound if nfound <= FOUND_MAX else BUCKET
-    for j in range(n):
-        i = found[j] if nfound <= FOUND_MAX else j
-        e = &b[i]
-        if e.epoch != epoch:
-            break
+    cdef int i, j
+    cdef int live = b[0].live if b[0].epoch == epoch else 0
+    for j in range(nfound if nfound <= FOUND_MAX else live):
+        e = &b[found[j] if nfound <= FOUND_MAX else j]
         if e.key == key and e.mask == mask and e.h0 == h0 and e.h1 == h1:
             if lo > e.lo:
                 e.lo = lo
@@ -881,8 +879,6 @@ cdef inline void _tt_store(TTEntry* b, const int* found, int nfound, int live, u
     # Not present: take the first slot not live in this epoch, else the one that cost the
     # least to compute. So the live entries stay a prefix of the bucket, whose length the
     # first entry keeps.
-    if b[0].epoch == epoch and b[0].live > live:
-        live = b[0].live
     if live < BUCKET:
         e = &b[live]
         b[0].live = live + 1
@@ -1015,8 +1011,9 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
     cdef uint64_t lane = inplay & suit_mask(s)
     cdef uint64_t mine = st.hands[L] & lane
     cdef uint64_t others = lane & ~mine
-    cdef uint64_t gaps
+    cdef uint64_t gaps = DECK & ~inplay
     cdef int o, winner, length, seq, lowest, second, voids = 0, theirs = 0, ruff = 0
+    cdef int answers = 0
     winner = highest_card(lane) == card
     length = popcount(mine)
     seq = popcount(mine & _above(highest_card(others))) if others else length
@@ -1028,18 +1025,19 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
                 if _can_ruff(st, o, s):
                     ruff = 1
             theirs += popcount(st.hands[o] & lane)
+            if trump >= 0:
+                answers += _replies(st, o, s, gaps)
     if theirs > 6:
         theirs = 6
     if trump < 0:
         if L == P:
             return 30 * (winner + seq - voids - lowest - theirs) + length
         return voids - 100 * theirs
-    gaps = DECK & ~inplay
     if L != P:
-        return -_replies(st, P, s, gaps)
+        return -answers
     second = (not winner) and popcount(lane & _above(card)) == 1
     return (ruff - 3 * (winner and ruff) + length - 3 * (s == trump) + voids + second - lowest
-            - theirs - _replies(st, (P + 1) % 3, s, gaps) - _replies(st, (P + 2) % 3, s, gaps))
+            - theirs - answers)
 
 
 cdef inline int _lead_rules(SolverState* st, int card, uint64_t inplay) noexcept nogil:

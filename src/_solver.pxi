@@ -19,11 +19,12 @@
 # - quick bounds at trick starts (_quick_bounds): P's trumps minus those the opponents'
 #   higher trumps can beat one each, mirrored for each opponent's trumps (_beaten),
 #   cashable top cards of the leader (side suits in full once its top trumps draw the
-#   others'), of the partner reached through an entry; in no-trump the top cards a seat
-#   keeps to the end while the other side leads (_nt_keeps_tops); in no-tricks
-#   (_misere_bounds) tricks the pair can force on P (P on lead with no way to lose the
-#   lead, also after a forcing lead by the pair), a trick P surely ducks, and a P that can
-#   play under every lead of the pair in every suit (_ducks_all: no more tricks);
+#   others'), of the partner reached through an entry; the top cards a seat keeps to the
+#   end while the other side leads (in no-trump or against no trumps: _keeps_tops); in
+#   no-tricks (_misere_bounds) tricks the pair can force on P (P on lead with no way to
+#   lose the lead, also after a forcing lead by the pair), a trick P surely ducks, and a
+#   P that can play under every lead of the pair in every suit (_ducks_all: no more
+#   tricks);
 # - move ordering: table move, then for leads weights fitted to which leads cut in logged
 #   searches (in trump contracts less the other side's answers to the lead, which keeps
 #   proofs small), with hand-written suit-situation rules and a cutoff history ordering
@@ -445,28 +446,35 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
     return count
 
 
-cdef inline int _nt_keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
-                               int b) noexcept nogil:
-    """No-trump, seats a and b (a == b: one seat) leading every trick until seat X wins
-    one: X wins a trick for each suit whose top card it holds, if it can keep those cards
-    to the end; 0 if this argument gives nothing.
+cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
+                            int b) noexcept nogil:
+    """Seats a and b (a == b: one seat) leading every trick until seat X wins one, in
+    no-trump or with a and b out of trumps: X's side wins a trick for each suit whose
+    top card X holds and for each trump of X, if X can keep those cards to the end; 0 if
+    this argument gives nothing.
 
-    X discards only when void in the suit led. A suit t where X lacks the top is led at
-    most (a's or b's longer length in t) times, as every holder follows each lead, so it
-    forces at most that minus X's length discards. X discards its excess cards of such
-    suits (which keeps it following) and the cards below the top in its top suits. If
-    those cover the forced discards, X never discards a top card, so each is played to a
-    lead of its own suit, winning, or cashed on X's lead after its first win. The bound
-    depends only on the suit lengths and the owners of the top cards, which every table
-    entry keeps exact: it needs no relevant cards."""
+    X discards only when void in the suit led (holding trumps it ruffs instead, and
+    wins). A suit t where X lacks the top is led at most (a's or b's longer length in t)
+    times, as every holder follows each lead, so it forces at most that minus X's length
+    discards. X discards its excess cards of such suits (which keeps it following) and
+    the cards below the top in its top suits. If those cover the forced discards, X never
+    discards a counted card, so each is played to a lead of its own suit or as a ruff,
+    winning, or cashed on X's lead after its first win. The bound depends only on the
+    suit lengths and the owners of the top cards, which every table entry keeps exact: it
+    needs no relevant cards."""
     cdef int s, k = 0, forced = 0, spare = 0, xn, qn, bn
     cdef uint64_t lane, mine
+    if st.trump >= 0 and (st.hands[a] | st.hands[b]) & suit_mask(st.trump):
+        return 0
     for s in range(4):
         lane = inplay & suit_mask(s)
         if not lane:
             continue
         mine = st.hands[X] & lane
         xn = popcount(mine)
+        if s == st.trump:
+            k += xn
+            continue
         if mine and highest_card(mine) == highest_card(lane):
             k += 1
             spare += xn - 1
@@ -540,15 +548,15 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
             if c > lo[0]:
                 lo[0] = c
                 rlo[0] = r
-            # No-trump: an opponent that keeps a top card takes a trick.
-            if trump < 0 and hi[0] == n and (_nt_keeps_tops(st, inplay, (P + 1) % 3, P, P)
-                                             or _nt_keeps_tops(st, inplay, (P + 2) % 3, P, P)):
+            # An opponent that keeps a top card takes a trick.
+            if hi[0] == n and (_keeps_tops(st, inplay, (P + 1) % 3, P, P)
+                               or _keeps_tops(st, inplay, (P + 2) % 3, P, P)):
                 hi[0] = n - 1
         else:
-            if trump < 0:
-                c = _nt_keeps_tops(st, inplay, P, L, 3 - L - P)
-                if c > lo[0]:
-                    lo[0] = c
+            c = _keeps_tops(st, inplay, P, L, 3 - L - P)
+            if c > lo[0]:
+                lo[0] = c
+                rlo[0] = 0
             r = 0
             c = _sure_on_lead(st, L, inplay, &r)
             if n - c < hi[0]:

@@ -59,7 +59,7 @@ cdef extern from *:
 cdef enum:
     CHECK_INTERVAL = 1 << 16
     BUCKET = 256             # entries per table bucket
-    CHAIN = 4                # buckets a coarse position may fill (see _search_lead)
+    CHAIN = 4                # most buckets a coarse position may fill (see chain_len)
     FOUND_MAX = 8            # matching entries a probe lists for the store that follows
     NO_MOVE = 255
 
@@ -106,6 +106,10 @@ cdef struct SolverState:
                             # 1 measured best in trump and no-trump; in no-tricks the
                             # entries of one coarse position are many more and overflow
                             # their bucket unless spread by the top two cards
+    int chain_len           # buckets a coarse position may fill: CHAIN in trump and
+                            # no-trump; 1 in no-tricks, where the entries of the hottest
+                            # positions were scanned so often that longer chains took
+                            # fewer nodes but up to twice the time
     uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
@@ -826,7 +830,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     # next bucket of the position's chain: some coarse positions (suit lengths and top
     # owners) collect thousands of entries in the heavy deals, and with room for 256 the
     # searches kept replacing and recomputing them (4 buckets: 3-4x fewer nodes on the
-    # four heaviest trump deals of the benchmark, the same on typical ones).
+    # four heaviest trump deals of the benchmark, the same on typical ones). Not in
+    # no-tricks: see chain_len.
     chain[0] = b
     nchain = 0
     while True:
@@ -849,7 +854,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             if best == NO_MOVE:
                 best = e.best
         nchain += 1
-        if live < BUCKET or nchain == CHAIN:
+        if live < BUCKET or nchain == st.chain_len:
             break
         b = _chain_bucket(st, hsh, nchain)
         chain[nchain] = b
@@ -965,7 +970,7 @@ cdef inline void _tt_store(SolverState* st, TTEntry** chain, int nchain, uint64_
     b = chain[j]
     while True:
         live = b[0].live if b[0].epoch == epoch else 0
-        if live < BUCKET or j == CHAIN - 1:
+        if live < BUCKET or j == st.chain_len - 1:
             break
         j += 1
         b = _chain_bucket(st, hsh, j)
@@ -1572,6 +1577,7 @@ cdef class Solver:
         self.st.void_rule = void_rule
         self.st.misere = contract == NO_TRICKS
         self.st.mink = 2 if self.st.misere else 1
+        self.st.chain_len = 1 if self.st.misere else CHAIN
         self.st.abort = 0
         self.st.check_at = self.st.nodes + CHECK_INTERVAL
         return 0

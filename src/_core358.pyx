@@ -69,8 +69,17 @@ cdef enum:
     HOUSE = 0
     KURNIK = 1
 
-cdef uint64_t SUIT_BITS = 0x1FFF
-cdef uint64_t DECK = 0x1FFF1FFF1FFF1FFF
+# C constants, not module variables: the compiler folds them into the search's bit
+# arithmetic instead of loading them from memory at every use. A suit's mask comes from a
+# table: one load for a suit known only at run time, instead of a variable shift.
+cdef extern from *:
+    """
+    static const uint64_t ts_suit_masks[4] = {
+        0x1FFFULL, 0x1FFF0000ULL, 0x1FFF00000000ULL, 0x1FFF000000000000ULL};
+    """
+    const uint64_t SUIT_BITS "((uint64_t)0x1FFFULL)"
+    const uint64_t DECK "((uint64_t)0x1FFF1FFF1FFF1FFFULL)"
+    const uint64_t* SUIT_MASKS "ts_suit_masks"
 
 
 # ---------------------------------------------------------------- bitboard helpers
@@ -89,7 +98,8 @@ cdef inline int highest_card(uint64_t x) noexcept nogil:
 
 
 cdef inline uint64_t suit_mask(int suit) noexcept nogil:
-    return SUIT_BITS << (16 * suit)
+    # suit 0-3 only: callers check for "no trump" (-1) first.
+    return SUIT_MASKS[suit]
 
 
 cdef inline int card_suit(int card) noexcept nogil:

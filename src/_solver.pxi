@@ -156,20 +156,12 @@ cdef void _init_pext_tables() noexcept nogil:
 _init_pext_tables()
 
 
-cdef inline uint64_t _pext13(uint64_t x, uint64_t m) noexcept nogil:
-    """The bits of x selected by m (13-bit lanes), packed to the bottom."""
-    cdef uint64_t lo = PEXT7[((m & 127) << 7) | (x & 127)]
-    cdef uint64_t hi = PEXT6[((m >> 7) << 6) | (x >> 7)]
-    return lo | (hi << popcount(m & 127))
-
-
-cdef inline uint64_t _rel_hand(uint64_t h, uint64_t inplay) noexcept nogil:
-    """The hand with each card's rank replaced by its rank among the cards in play."""
-    cdef uint64_t out = 0
-    cdef int s
-    for s in range(4):
-        out |= _pext13((h >> (16 * s)) & SUIT_BITS, (inplay >> (16 * s)) & SUIT_BITS) << (16 * s)
-    return out
+cdef inline uint64_t _pext13(uint64_t x, uint64_t lo_row, uint64_t hi_row,
+                              int lo_bits) noexcept nogil:
+    """The bits of x (a 13-bit lane) selected by a mask m, packed to the bottom; the mask
+    comes as its table rows (m & 127) << 7 and (m >> 7) << 6 and popcount(m & 127), which
+    the callers compute once for several x."""
+    return PEXT7[lo_row | (x & 127)] | (<uint64_t>PEXT6[hi_row | (x >> 7)] << lo_bits)
 
 
 cdef inline uint64_t _above(int card) noexcept nogil:
@@ -295,24 +287,46 @@ cdef inline TTEntry* _chain_bucket(SolverState* st, uint64_t h, int j) noexcept 
     return st.tt + _bucket_index(h, st.tt_buckets) * BUCKET
 
 
-cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay) noexcept nogil:
+cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h0r,
+                                   uint64_t* h1r, uint64_t* top) noexcept nogil:
     """Suit lengths of every hand (hand 2's last suit is implied), the owner of each suit's
-    top card, leader, player, contract and void rule."""
+    top card, leader, player, contract and void rule. Also, in the same pass over the suits
+    (they share each suit's lane and counts): the hands of seats 0 and 1 with each card's
+    rank replaced by its rank among the cards in play (h0r, h1r), and top, the relative-rank
+    mask of each suit's top st.mink cards (all, if fewer), which every entry keeps exact."""
     cdef uint64_t key = st.meta | (<uint64_t>st.leader << 60)
-    cdef uint64_t lane, top
-    cdef int s, owner
+    cdef uint64_t lane, a, b, ra, rb, lo_row, hi_row
+    cdef uint64_t r0 = 0, r1 = 0, mask = 0
+    cdef int s, n, c0, c1, k, owner, lo_bits
     for s in range(4):
-        lane = inplay & suit_mask(s)
-        key |= <uint64_t>popcount(st.hands[0] & lane) << (4 * s)
-        key |= <uint64_t>popcount(st.hands[1] & lane) << (16 + 4 * s)
+        lane = (inplay >> (16 * s)) & SUIT_BITS
+        if not lane:
+            key |= <uint64_t>3 << (44 + 2 * s)
+            continue
+        a = (st.hands[0] >> (16 * s)) & SUIT_BITS
+        b = (st.hands[1] >> (16 * s)) & SUIT_BITS
+        n = popcount(lane)
+        c0 = popcount(a)
+        c1 = popcount(b)
+        key |= <uint64_t>c0 << (4 * s)
+        key |= <uint64_t>c1 << (16 + 4 * s)
         if s < 3:
-            key |= <uint64_t>popcount(st.hands[2] & lane) << (32 + 4 * s)
-        if lane:
-            top = (<uint64_t>1) << highest_card(lane)
-            owner = 0 if st.hands[0] & top else (1 if st.hands[1] & top else 2)
-        else:
-            owner = 3
+            key |= <uint64_t>(n - c0 - c1) << (32 + 4 * s)
+        lo_row = (lane & 127) << 7
+        hi_row = (lane >> 7) << 6
+        lo_bits = popcount(lane & 127)
+        ra = _pext13(a, lo_row, hi_row, lo_bits)
+        rb = _pext13(b, lo_row, hi_row, lo_bits)
+        # The suit's top card has relative rank n - 1.
+        owner = 0 if (ra >> (n - 1)) & 1 else (1 if (rb >> (n - 1)) & 1 else 2)
         key |= <uint64_t>owner << (44 + 2 * s)
+        r0 |= ra << (16 * s)
+        r1 |= rb << (16 * s)
+        k = st.mink if n > st.mink else n
+        mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
+    h0r[0] = r0
+    h1r[0] = r1
+    top[0] = mask
     return key
 
 
@@ -359,6 +373,11 @@ cdef inline int _check_signals(SolverState* st) noexcept nogil:
     return st.abort
 
 
+cdef inline int _seat(int x) noexcept nogil:
+    """x % 3 for 0 <= x < 6 (a seat plus an offset): a compare, not a division."""
+    return x - 3 if x >= 3 else x
+
+
 cdef inline int _ilog2(int64_t x) noexcept nogil:
     cdef int r = 0
     while x > 1:
@@ -400,16 +419,14 @@ cdef inline int _top_seq(uint64_t mine, uint64_t lane, uint64_t* low) noexcept n
 
 cdef inline int _beaten(uint64_t mine, uint64_t theirs) noexcept nogil:
     """How many cards of `mine` can each be beaten by a different higher card of `theirs`
-    (one suit): matched from the top, each card of `mine` takes any unused higher one."""
-    cdef int card, free = 0, count = 0
-    cdef uint64_t x = mine | theirs
-    while x:
-        card = highest_card(x)
-        x ^= (<uint64_t>1) << card
-        if (theirs >> card) & 1:
-            free += 1
-        elif free:
-            free -= 1
+    (one suit): matched from the top, each card of `mine` takes any unused higher one, so
+    a card is beaten when more of `theirs` lie above it than were used above it. The loop
+    visits only the cards of `mine`."""
+    cdef int card, count = 0
+    while mine:
+        card = highest_card(mine)
+        mine ^= (<uint64_t>1) << card
+        if popcount(theirs & _above(card)) > count:
             count += 1
     return count
 
@@ -763,9 +780,14 @@ cdef inline void _sort_moves(int* moves, int* scores, int nmoves) noexcept nogil
 
 
 cdef inline int _search(SolverState* st, int target, uint64_t* rel) noexcept nogil:
+    cdef uint64_t inplay
+    cdef int i
     if st.ntrick == 0:
         return _search_lead(st, target, rel)
-    return _search_follow(st, target, rel)
+    inplay = st.hands[0] | st.hands[1] | st.hands[2]
+    for i in range(st.ntrick):
+        inplay |= (<uint64_t>1) << st.trick[i]
+    return _search_follow(st, target, rel, inplay)
 
 
 cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil:
@@ -792,10 +814,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         return 0
     if n == 1:
         for i in range(3):
-            cards[i] = lowest_card(st.hands[(L + i) % 3])
+            cards[i] = lowest_card(st.hands[_seat(L + i)])
         k = trick_winner_c(cards, 3, st.trump)
         rel[0] = _rank_winner(cards, k)
-        return 1 if (L + k) % 3 == P else 0
+        return 1 if _seat(L + k) == P else 0
     st.nodes += 1
     if st.nodes >= st.check_at:
         if _check_signals(st):
@@ -805,10 +827,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
 
     # The table's bucket first, so that its memory arrives while the bounds are computed
     # (1.05x faster on 60 full deals, for the work wasted where the bounds decide).
-    key = _boundary_key(st, inplay)
-    h0r = _rel_hand(st.hands[0], inplay)
-    h1r = _rel_hand(st.hands[1], inplay)
-    mask = _exact_mask(0, inplay, st.mink)
+    key = _boundary_key(st, inplay, &h0r, &h1r, &mask)
     hsh = _mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask)))
     b = _chain_bucket(st, hsh, 0)
     ts_prefetch(b)
@@ -905,7 +924,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         st.hands[L] ^= bit
         st.trick[0] = card
         st.ntrick = 1
-        k = _search_follow(st, target, &crel)
+        k = _search_follow(st, target, &crel, inplay)
         st.ntrick = 0
         st.hands[L] ^= bit
         if st.abort:
@@ -1172,41 +1191,23 @@ cdef inline int _lead_rules(SolverState* st, int card, uint64_t inplay) noexcept
     return 60 - rank
 
 
-cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nogil:
-    """f >= target? with 1 or 2 cards on the table. rel: the relevant cards."""
-    cdef int nt = st.ntrick
+cdef inline int _order_follows(SolverState* st, uint64_t reps, int mover,
+                               int* moves) noexcept nogil:
+    """Put the mover's cards reps into moves, best first (_follow_score); returns how many.
+    Only for two or more cards: a single card needs no scores."""
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int mover = (L + nt) % 3
+    cdef int nt = st.ntrick
     cdef int trump = st.trump
-    cdef int i, k, w, nmoves, card, r, maximizer, winner_idx, wins, side_winning, third_max
-    cdef int moves[16]
+    cdef int card, wins, side_winning, third_max, nmoves = 0
     cdef int scores[16]
-    cdef uint64_t inplay, hand, legal, reps, bit, gaps, crel, acc, skip
-    cdef int saved_left
-    cdef int t0 = st.trick[0]
-    cdef int t1 = st.trick[1]
-    rel[0] = 0
-    st.nodes += 1
-    if st.nodes >= st.check_at:
-        if _check_signals(st):
-            return 0
-    inplay = st.hands[0] | st.hands[1] | st.hands[2]
-    for i in range(nt):
-        inplay |= (<uint64_t>1) << st.trick[i]
-    hand = st.hands[mover]
-    legal = legal_mask(hand, card_suit(st.trick[0]), trump, st.void_rule)
-    gaps = DECK & ~inplay
-    reps = _run_tops(hand, gaps) & legal
-    maximizer = (mover == P) != st.misere
-    winner_idx = trick_winner_c(st.trick, nt, trump)
+    cdef int winner_idx = trick_winner_c(st.trick, nt, trump)
     # Is the trick currently won by the mover's side?
-    side_winning = (((L + winner_idx) % 3) == P) == (mover == P)
+    side_winning = (_seat(L + winner_idx) == P) == (mover == P)
     # Second hand: the best card the third hand can play (-1: none that can win).
     third_max = -1
     if nt == 1:
-        third_max = _third_card(st, card_suit(t0))
-    nmoves = 0
+        third_max = _third_card(st, card_suit(st.trick[0]))
     while reps:
         card = lowest_card(reps)
         reps &= reps - 1
@@ -1215,6 +1216,41 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
         scores[nmoves] = _follow_score(st, card, wins, side_winning, mover, third_max)
         nmoves += 1
     _sort_moves(moves, scores, nmoves)
+    return nmoves
+
+
+cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
+                        uint64_t inplay) noexcept nogil:
+    """f >= target? with 1 or 2 cards on the table. rel: the relevant cards. inplay: the
+    cards in the hands and the trick, the same from the trick's lead to its end (passed
+    down rather than gathered again at every node)."""
+    cdef int nt = st.ntrick
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int mover = _seat(L + nt)
+    cdef int trump = st.trump
+    cdef int i, k, w, win, nmoves, card, r, maximizer
+    cdef int moves[16]
+    cdef uint64_t hand, legal, reps, bit, gaps, crel, acc, skip
+    cdef int saved_left
+    cdef int t0 = st.trick[0]
+    cdef int t1 = st.trick[1]
+    rel[0] = 0
+    st.nodes += 1
+    if st.nodes >= st.check_at:
+        if _check_signals(st):
+            return 0
+    hand = st.hands[mover]
+    legal = legal_mask(hand, card_suit(st.trick[0]), trump, st.void_rule)
+    gaps = DECK & ~inplay
+    reps = _run_tops(hand, gaps) & legal
+    maximizer = (mover == P) != st.misere
+    if reps & (reps - 1):
+        nmoves = _order_follows(st, reps, mover, moves)
+    else:
+        # One run of cards to play: nothing to order.
+        moves[0] = lowest_card(reps)
+        nmoves = 1
 
     r = 1 - maximizer
     acc = 0
@@ -1227,8 +1263,8 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
         st.hands[mover] ^= bit
         st.trick[nt] = card
         if nt == 2:
-            k = trick_winner_c(st.trick, 3, trump)
-            w = (L + k) % 3
+            win = trick_winner_c(st.trick, 3, trump)
+            w = _seat(L + win)
             saved_left = st.tricks_left
             st.leader = w
             st.ntrick = 0
@@ -1240,10 +1276,10 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel) noexcept nog
             st.trick[0] = t0
             st.trick[1] = t1
             st.trick[2] = card
-            crel |= _rank_winner(st.trick, trick_winner_c(st.trick, 3, trump))
+            crel |= _rank_winner(st.trick, win)
         else:
             st.ntrick = nt + 1
-            k = _search_follow(st, target, &crel)
+            k = _search_follow(st, target, &crel, inplay)
             st.ntrick = nt
         st.hands[mover] ^= bit
         if st.abort:
@@ -1277,7 +1313,7 @@ cdef inline int _third_card(SolverState* st, int lead_suit) noexcept nogil:
     third hand can play (_best_reply); in no-tricks its lowest card of the suit led (-1:
     void)."""
     cdef uint64_t x
-    cdef int third = (st.leader + 2) % 3
+    cdef int third = _seat(st.leader + 2)
     if st.misere:
         x = st.hands[third] & suit_mask(lead_suit)
         return lowest_card(x) if x else -1

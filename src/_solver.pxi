@@ -478,10 +478,11 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
 
 cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
                             int b) noexcept nogil:
-    """Seats a and b (a == b: one seat) leading every trick until seat X wins one, in
+    """Seats a and b (a == b: one seat) leading every trick until X's side wins one, in
     no-trump or with a and b out of trumps: X's side wins a trick for each suit whose
     top card X holds and for each trump of X, if X can keep those cards to the end; 0 if
-    this argument gives nothing.
+    this argument gives nothing. (With X's partner in the fourth seat, only the first
+    trick is sure: the partner's trumps may fall on X's, and X may not get the lead.)
 
     X discards only when void in the suit led (holding trumps it ruffs instead, and
     wins). A suit t where X lacks the top is led at most (a's or b's longer length in t)
@@ -579,8 +580,8 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                 lo[0] = c
                 rlo[0] = r
             # An opponent that keeps a top card takes a trick.
-            if hi[0] == n and (_keeps_tops(st, inplay, (P + 1) % 3, P, P)
-                               or _keeps_tops(st, inplay, (P + 2) % 3, P, P)):
+            if hi[0] == n and (_keeps_tops(st, inplay, _seat(P + 1), P, P)
+                               or _keeps_tops(st, inplay, _seat(P + 2), P, P)):
                 hi[0] = n - 1
         else:
             c = _keeps_tops(st, inplay, P, L, 3 - L - P)

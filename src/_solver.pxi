@@ -796,7 +796,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int n = st.tricks_left
     cdef int L = st.leader
     cdef int P = st.player
-    cdef int i, k, w, nmoves, card, r, maximizer, lo, hi, best, s, nfound, live
+    cdef int i, k, w, nmoves, card, r, maximizer, lo, hi, best, s, nfound, live, same
     cdef TTEntry* found[FOUND_MAX]
     cdef TTEntry* chain[CHAIN]
     cdef int nchain
@@ -856,10 +856,12 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     nchain = 0
     while True:
         live = b[0].live if b[0].epoch == st.epoch else 0
+        same = 0
         for i in range(live - 1, -1, -1):
             e = &b[i]
             if e.key != key:
                 continue
+            same += 1
             if (h0r & e.mask) != e.h0 or (h1r & e.mask) != e.h1:
                 continue
             if nfound < FOUND_MAX:
@@ -874,7 +876,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             if best == NO_MOVE:
                 best = e.best
         nchain += 1
-        if live < BUCKET or nchain == st.chain_len:
+        # Only a bucket filled mostly by this coarse position continues: a table kept over
+        # many solves fills every bucket with many positions, and chains there only made
+        # every scan longer (a computer player's searches took twice the time).
+        if live < BUCKET or same < BUCKET // 4 or nchain == st.chain_len:
             break
         b = _chain_bucket(st, hsh, nchain)
         chain[nchain] = b
@@ -948,15 +953,15 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     else:
         best = NO_MOVE
     if r:
-        _tt_store(st, chain, nchain, hsh, found, nfound, key, h0r & mask, h1r & mask, mask,
+        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, mask,
                   target, n, best, _ilog2(st.nodes - nodes0 + 1))
     else:
-        _tt_store(st, chain, nchain, hsh, found, nfound, key, h0r & mask, h1r & mask, mask,
+        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, mask,
                   0, target - 1, best, _ilog2(st.nodes - nodes0 + 1))
     return r
 
 
-cdef inline void _tt_store(SolverState* st, TTEntry** chain, int nchain, uint64_t hsh,
+cdef inline void _tt_store(SolverState* st, TTEntry** chain, int nchain,
                            TTEntry** found, int nfound, uint64_t key, uint64_t h0, uint64_t h1,
                            uint64_t mask, int lo, int hi, int best, int work) noexcept nogil:
     """Store a result in the chain of buckets the probe scanned. The probe listed the
@@ -983,17 +988,11 @@ cdef inline void _tt_store(SolverState* st, TTEntry** chain, int nchain, uint64_
                 if e.key == key and e.mask == mask and e.h0 == h0 and e.h1 == h1:
                     _tt_merge(e, lo, hi, best, work)
                     return
-    # Not present: append to the first bucket of the chain with room (the live entries
-    # stay a prefix of each bucket, whose length its first entry keeps); with every
-    # bucket of the chain full, take the place of the entry of the last that cost least.
-    j = nchain - 1
-    b = chain[j]
-    while True:
-        live = b[0].live if b[0].epoch == epoch else 0
-        if live < BUCKET or j == st.chain_len - 1:
-            break
-        j += 1
-        b = _chain_bucket(st, hsh, j)
+    # Not present: append to the last bucket the probe scanned (the live entries stay a
+    # prefix of each bucket, whose length its first entry keeps), else take the place of
+    # its entry that cost least to compute.
+    b = chain[nchain - 1]
+    live = b[0].live if b[0].epoch == epoch else 0
     if live < BUCKET:
         e = &b[live]
         b[0].live = live + 1

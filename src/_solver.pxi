@@ -9,10 +9,10 @@
 # - transposition table at trick boundaries with lower and upper bounds, kept between calls,
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
 #   position whose low cards differ only in which of them each hand holds; 256-entry
-#   buckets (all entries of one coarse position share a bucket, and once it is full a
-#   chain of up to CHAIN buckets), fetched ahead while the quick bounds run, and scanned
-#   newest first from the last live entry; Solver.clear() bumps an epoch instead of
-#   zeroing the memory;
+#   buckets (all entries of one coarse position share a bucket, and once it is full of
+#   them a chain of up to CHAIN buckets), fetched ahead while the quick bounds run, and
+#   scanned newest first from the last live entry; Solver.clear() bumps an epoch instead
+#   of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
 #   trick still separate runs); the forced-trump rule comes from legal_mask; and once a
 #   move fails to cut, the mover's other cards of its suit below the suit's lowest

@@ -59,7 +59,7 @@ cdef extern from *:
 cdef enum:
     CHECK_INTERVAL = 1 << 16
     BUCKET = 256             # entries per table bucket
-    CHAIN = 4                # most buckets a coarse position may fill (see chain_len)
+    CHAIN = 8                # most buckets a coarse position may fill (see chain_len)
     FOUND_MAX = 8            # matching entries a probe lists for the store that follows
     NO_MOVE = 255
 
@@ -849,9 +849,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     # search revisits the positions it stored last most often. A full bucket continues in the
     # next bucket of the position's chain: some coarse positions (suit lengths and top
     # owners) collect thousands of entries in the heavy deals, and with room for 256 the
-    # searches kept replacing and recomputing them (4 buckets: 3-4x fewer nodes on the
-    # four heaviest trump deals of the benchmark, the same on typical ones). Not in
-    # no-tricks: see chain_len.
+    # searches kept replacing and recomputing them (8 buckets: 4-6x fewer nodes on the
+    # four heaviest trump and no-trump deals of the benchmark, 1.1-1.2x fewer than with 4;
+    # the same on typical ones). Not in no-tricks: see chain_len.
     chain[0] = b
     nchain = 0
     while True:

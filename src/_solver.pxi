@@ -86,7 +86,8 @@ cdef struct TTEntry:
     int8_t hi               # upper bound on f
     uint8_t best            # leader's best move: suit * 16 + cards in play above it
     uint8_t work            # log2 of the nodes spent on the entry (replacement priority)
-    uint16_t epoch          # the table's epoch when stored: older entries count as empty
+    uint16_t epoch          # first entry of a bucket only: the table's epoch when the
+                            # bucket was last written (an older bucket counts as empty)
     uint16_t live           # first entry of a bucket only: how many entries of the bucket
                             # are live (valid if its epoch is current)
 

@@ -298,7 +298,7 @@ cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h
     cdef uint64_t key = st.meta | (<uint64_t>st.leader << 60)
     cdef uint64_t lane, a, b, ra, rb, lo_row, hi_row
     cdef uint64_t r0 = 0, r1 = 0, mask = 0
-    cdef int s, n, c0, c1, k, owner, lo_bits
+    cdef int s, n, c0, c1, owner, lo_bits
     for s in range(4):
         lane = (inplay >> (16 * s)) & SUIT_BITS
         if not lane:
@@ -323,12 +323,16 @@ cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h
         key |= <uint64_t>owner << (44 + 2 * s)
         r0 |= ra << (16 * s)
         r1 |= rb << (16 * s)
-        k = st.mink if n > st.mink else n
-        mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
+        mask |= _top_ranks(n, st.mink if n > st.mink else n) << (16 * s)
     h0r[0] = r0
     h1r[0] = r1
     top[0] = mask
     return key
+
+
+cdef inline uint64_t _top_ranks(int n, int k) noexcept nogil:
+    """The top k of a suit's n relative ranks, as a lane."""
+    return (((<uint64_t>1) << k) - 1) << (n - k)
 
 
 cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink) noexcept nogil:
@@ -347,7 +351,7 @@ cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink) noexce
         k = popcount(lane & ~_below(lowest_card(r))) if r else m
         if k < m:
             k = m
-        mask |= (((<uint64_t>1) << k) - 1) << (n - k + 16 * s)
+        mask |= _top_ranks(n, k) << (16 * s)
     return mask
 
 
@@ -1014,6 +1018,7 @@ cdef inline void _tt_store(SolverState* st, TTEntry** chain, int nchain,
 
 
 cdef inline void _tt_merge(TTEntry* e, int lo, int hi, int best, int work) noexcept nogil:
+    """Tighten an entry with a new result for the same cards."""
     if lo > e.lo:
         e.lo = lo
     if hi < e.hi:

@@ -112,6 +112,15 @@ def write_results(name: str, data: dict[str, Any]) -> Path:
     return path
 
 
+def shown(path: Path) -> str:
+    """A result path as printed: relative to the checkout when it lies inside it (a --name
+    may also be a path elsewhere)."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def load_results(path: str | Path) -> dict[str, Any]:
     """Read a result file written by :func:`write_results`."""
     return json.loads(Path(path).read_text(encoding="utf-8"))

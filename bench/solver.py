@@ -286,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         name += "-partial"
     path = common.write_results(name, data)
-    print(f"wrote {path.relative_to(common.ROOT)}")
+    print(f"wrote {common.shown(path)}")
     return 0
 
 
@@ -339,7 +339,7 @@ def merge(paths: list[str], name: str | None) -> int:
         "deals": rows,
     }
     path = common.write_results(name, data)
-    print(f"wrote {path.relative_to(common.ROOT)}")
+    print(f"wrote {common.shown(path)}")
     return 0
 
 
@@ -395,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endgames", type=int, default=12, metavar="N",
                         help="endgames per size (3 and 4 tricks left) timed against the "
                              "reference solver (default 12; 0 skips)")
-    parser.add_argument("--name", help="result file name (default solver / solver-quick)")
+    parser.add_argument("--name", help="result file name under bench/results/, or a path "
+                        "(default solver / solver-quick; the date and .json are added)")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json",
                         help="combine result files over disjoint deals (e.g. runs with "
                              "different --first-seed) into one, written under --name, and exit")

@@ -8,7 +8,7 @@
 # playout, _playout, less one in trump contracts; no-tricks climbs from 1). Techniques:
 # - transposition table at trick boundaries with lower and upper bounds, kept between calls,
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
-#   position whose low cards differ only in which of them each hand holds; 256-entry
+#   position whose low cards differ only in which of them each hand holds; 128-entry
 #   buckets (all entries of one coarse position share a bucket, and once it is full of
 #   them a chain of up to CHAIN buckets), fetched ahead while the quick bounds run, and
 #   scanned newest first from the last live entry; Solver.clear() bumps an epoch instead
@@ -58,8 +58,8 @@ cdef extern from *:
 
 cdef enum:
     CHECK_INTERVAL = 1 << 16
-    BUCKET = 256             # entries per table bucket
-    CHAIN = 8                # most buckets a coarse position may fill (see chain_len)
+    BUCKET = 128             # entries per table bucket
+    CHAIN = 16               # most buckets a coarse position may fill
     FOUND_MAX = 8            # matching entries a probe lists for the store that follows
     NO_MOVE = 255
 
@@ -107,10 +107,6 @@ cdef struct SolverState:
                             # 1 measured best in trump and no-trump; in no-tricks the
                             # entries of one coarse position are many more and overflow
                             # their bucket unless spread by the top two cards
-    int chain_len           # buckets a coarse position may fill: CHAIN in trump and
-                            # no-trump; 1 in no-tricks, where the entries of the hottest
-                            # positions were scanned so often that longer chains took
-                            # fewer nodes but up to twice the time
     uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
@@ -854,9 +850,12 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     # search revisits the positions it stored last most often. A full bucket continues in the
     # next bucket of the position's chain: some coarse positions (suit lengths and top
     # owners) collect thousands of entries in the heavy deals, and with room for 256 the
-    # searches kept replacing and recomputing them (8 buckets: 4-6x fewer nodes on the
-    # four heaviest trump and no-trump deals of the benchmark, 1.1-1.2x fewer than with 4;
-    # the same on typical ones). Not in no-tricks: see chain_len.
+    # searches kept replacing and recomputing them (chains of 8 such buckets: 4-6x fewer
+    # nodes on the four heaviest trump and no-trump deals of the benchmark). Buckets of 128
+    # in chains of 16 hold as much for one position, while a scan passes fewer entries of
+    # other positions: no-tricks, where 256-entry buckets could not chain without doubling
+    # the time of the hottest scans, now chains and takes 1.12x less time per deal (1.2x in
+    # total, seeds 0-8), trump and no-trump the same.
     chain[0] = b
     nchain = 0
     while True:
@@ -884,7 +883,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         # Only a bucket filled mostly by this coarse position continues: a table kept over
         # many solves fills every bucket with many positions, and chains there only made
         # every scan longer (a computer player's searches took twice the time).
-        if live < BUCKET or same < BUCKET // 4 or nchain == st.chain_len:
+        if live < BUCKET or same < BUCKET // 4 or nchain == CHAIN:
             break
         b = _chain_bucket(st, hsh, nchain)
         chain[nchain] = b
@@ -1619,7 +1618,6 @@ cdef class Solver:
         self.st.void_rule = void_rule
         self.st.misere = contract == NO_TRICKS
         self.st.mink = 2 if self.st.misere else 1
-        self.st.chain_len = 1 if self.st.misere else CHAIN
         self.st.abort = 0
         self.st.check_at = self.st.nodes + CHECK_INTERVAL
         return 0

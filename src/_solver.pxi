@@ -486,7 +486,7 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
 
 
 cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
-                            int b) noexcept nogil:
+                            int b, uint64_t* rel) noexcept nogil:
     """Seats a and b (a == b: one seat) leading every trick until X's side wins one, in
     no-trump or with a and b out of trumps: X's side wins a trick for each suit whose
     top card X holds and for each trump of X, if X can keep those cards to the end; 0 if
@@ -499,11 +499,16 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
     discards. X discards its excess cards of such suits (which keeps it following) and
     the cards below the top in its top suits. If those cover the forced discards, X never
     discards a counted card, so each is played to a lead of its own suit or as a ruff,
-    winning, or cashed on X's lead after its first win. The bound depends only on the
+    winning, or cashed on X's lead after its first win. That much depends only on the
     suit lengths and the owners of the top cards, which every table entry keeps exact: it
-    needs no relevant cards."""
-    cdef int s, k = 0, forced = 0, spare = 0, xn, qn, bn
-    cdef uint64_t lane, mine
+    needs no relevant cards.
+
+    With rel given (NULL: one trick is enough), the spare cards left over also keep the
+    cards of X's top sequences below the top card: cashed after the top card, each wins
+    too. The lowest card kept of each such sequence goes into rel."""
+    cdef int s, j, k = 0, forced = 0, spare = 0, xn, qn, bn
+    cdef uint64_t lane, mine, low
+    cdef int seq[4]
     if st.trump >= 0 and (st.hands[a] | st.hands[b]) & suit_mask(st.trump):
         return 0
     for s in range(4):
@@ -515,9 +520,12 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
         if s == st.trump:
             k += xn
             continue
+        seq[s] = 0
         if mine and highest_card(mine) == highest_card(lane):
             k += 1
             spare += xn - 1
+            if rel != NULL:
+                seq[s] = _top_seq(mine, lane, &low)
             continue
         qn = popcount(st.hands[a] & lane)
         bn = popcount(st.hands[b] & lane)
@@ -527,7 +535,25 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
             forced += qn - xn
         else:
             spare += xn - qn
-    return k if k and forced <= spare else 0
+    if not k or forced > spare:
+        return 0
+    if rel != NULL:
+        spare -= forced
+        for s in range(4):
+            if spare == 0:
+                break
+            if s == st.trump or not (inplay & suit_mask(s)):
+                continue
+            j = seq[s] - 1
+            if j <= 0:
+                continue
+            if j > spare:
+                j = spare
+            spare -= j
+            k += j
+            mine = st.hands[X] & inplay & suit_mask(s)
+            rel[0] |= (<uint64_t>1) << nth_card(mine, popcount(mine) - 1 - j)
+    return k
 
 
 cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
@@ -589,14 +615,15 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                 lo[0] = c
                 rlo[0] = r
             # An opponent that keeps a top card takes a trick.
-            if hi[0] == n and (_keeps_tops(st, inplay, _seat(P + 1), P, P)
-                               or _keeps_tops(st, inplay, _seat(P + 2), P, P)):
+            if hi[0] == n and (_keeps_tops(st, inplay, _seat(P + 1), P, P, NULL)
+                               or _keeps_tops(st, inplay, _seat(P + 2), P, P, NULL)):
                 hi[0] = n - 1
         else:
-            c = _keeps_tops(st, inplay, P, L, 3 - L - P)
+            r = 0
+            c = _keeps_tops(st, inplay, P, L, 3 - L - P, &r)
             if c > lo[0]:
                 lo[0] = c
-                rlo[0] = 0
+                rlo[0] = r
             r = 0
             c = _sure_on_lead(st, L, inplay, &r)
             if n - c < hi[0]:

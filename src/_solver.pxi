@@ -73,67 +73,72 @@ cdef enum:
 # (beating another card of their suit), the cards that made a quick-trick bound hold, and,
 # for a card that stood for a run of equivalent cards and mattered by rank, the run's
 # lowest card. A table entry stores which top cards of each suit are exact (the top k_s,
-# at least the top one so that the top owners can go into the hash) as a relative-rank
-# mask, and the owners of those cards as relative-rank hands of seats 0 and 1 (seat 2
-# holds the rest).
+# at least the top one so that the top owners can go into the hash), and the owners of
+# those cards as relative-rank hands of seats 0 and 1 (seat 2 holds the rest).
 #
-# Relative-rank sets (h0, h1, mask) put suit s in bits 13s..13s+12 (RANK_LANE), which
-# leaves the top 12 bits of each word for the entry's small fields: 32 bytes an entry
-# instead of 40. The heavy no-tricks deals are bound by the table's room (seed 10 took
-# 2.2x fewer nodes with 128 MB than with 64).
+# Relative-rank sets (h0, h1 and the masks) hold the suits one after another, each in as
+# many bits as it has cards in play (48 at most; the key fixes the suit lengths, so the
+# layout is the same for every position that shares the key). An entry keeps the exact
+# cards as their count per suit, k_s (_code_mask), and leaves out the key's top owners,
+# which its exact cards fix; its bounds, best move and work fill the bits left over: 24
+# bytes an entry instead of 40. The heavy no-tricks deals are bound by the table's room
+# (seed 10 took 2.2x fewer nodes with 128 MB than with 64).
 cdef struct TTEntry:
-    uint64_t key            # shape, top owners, leader and meta data (see _boundary_key)
-    uint64_t h0             # relative-rank hand of seat 0, masked to the exact cards;
-                            # bits 52-59: the leader's best move, suit * 16 + cards in
-                            # play above it (_e_best)
-    uint64_t h1             # same for seat 1; bits 52-63: log2 of the nodes spent on the
-                            # entry, the replacement priority (_e_work)
-    uint64_t mask           # the exact cards (relative ranks): the top k_s of each suit;
-                            # the key fixes the suit lengths, so the mask means the same
-                            # cards for every position that shares the key; bits 52-57:
-                            # lower bound on f, bits 58-63: upper bound (_e_lo, _e_hi)
-
-
-cdef enum:
-    RANK_LANE = 13          # bits per suit in a relative-rank set
-    FIELDS = 52             # where an entry's small fields start in its words
+    uint64_t key            # bits 0-51: the position's key without the top owners (CHECK,
+                            # see _boundary_key); 52-57: lower bound on f; 58-63: upper
+    uint64_t h0             # bits 0-47: relative-rank hand of seat 0, masked to the exact
+                            # cards; 48-63: k_s in bits 48 + 4s (the exact cards of suit s
+                            # are its top k_s)
+    uint64_t h1             # bits 0-47: same for seat 1; 48-55: the leader's best move,
+                            # suit * 16 + cards in play above it; 56-63: log2 of the nodes
+                            # spent on the entry (replacement priority)
 
 
 cdef extern from *:
     """
-    #define TS_RANKS ((((uint64_t)1) << 52) - 1)
+    #define TS_CHECK ((((uint64_t)1) << 52) - 1)
+    #define TS_HAND ((((uint64_t)1) << 48) - 1)
     """
-    const uint64_t RANKS "TS_RANKS"     # the relative-rank bits of an entry's word
+    const uint64_t CHECK "TS_CHECK"     # the key bits an entry keeps
+    const uint64_t HAND "TS_HAND"       # the relative-rank bits of h0 and h1
 
 
 cdef inline int _e_lo(const TTEntry* e) noexcept nogil:
-    return (e.mask >> FIELDS) & 63
+    return (e.key >> 52) & 63
 
 
 cdef inline int _e_hi(const TTEntry* e) noexcept nogil:
-    return e.mask >> (FIELDS + 6)
+    return e.key >> 58
 
 
 cdef inline int _e_best(const TTEntry* e) noexcept nogil:
-    return (e.h0 >> FIELDS) & 255
+    return (e.h1 >> 48) & 255
 
 
 cdef inline int _e_work(const TTEntry* e) noexcept nogil:
-    return e.h1 >> FIELDS
+    return e.h1 >> 56
 
 
 cdef inline bint _e_same(const TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1,
-                         uint64_t mask) noexcept nogil:
+                         int code) noexcept nogil:
     """The entry is for these exact cards."""
-    return (e.key == key and (e.mask & RANKS) == mask and (e.h0 & RANKS) == h0
-            and (e.h1 & RANKS) == h1)
+    return ((e.key & CHECK) == key and e.h0 == (h0 | (<uint64_t>code << 48))
+            and (e.h1 & HAND) == h1)
 
 
-cdef inline void _e_set(TTEntry* e, uint64_t h0, uint64_t h1, uint64_t mask, int lo, int hi,
-                        int best, int work) noexcept nogil:
-    e.h0 = h0 | (<uint64_t>best << FIELDS)
-    e.h1 = h1 | (<uint64_t>work << FIELDS)
-    e.mask = mask | (<uint64_t>lo << FIELDS) | (<uint64_t>hi << (FIELDS + 6))
+cdef inline void _e_set(TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1, int code,
+                        int lo, int hi, int best, int work) noexcept nogil:
+    e.key = key | (<uint64_t>lo << 52) | (<uint64_t>hi << 58)
+    e.h0 = h0 | (<uint64_t>code << 48)
+    e.h1 = h1 | (<uint64_t>best << 48) | (<uint64_t>work << 56)
+
+
+cdef inline uint64_t _code_mask(int code, const uint64_t* ends, uint64_t total) noexcept nogil:
+    """The relative-rank mask of an entry's exact cards from its k_s (code). ends[s] is the
+    bit just above suit s in the probe's layout and total their sum: the top k_s ranks of
+    suit s are ends[s] - (ends[s] >> k_s)."""
+    return (total - (ends[0] >> (code & 15)) - (ends[1] >> ((code >> 4) & 15))
+            - (ends[2] >> ((code >> 8) & 15)) - (ends[3] >> (code >> 12)))
 
 
 cdef struct SolverState:
@@ -340,20 +345,23 @@ cdef inline int _live(SolverState* st, uint64_t bucket) noexcept nogil:
 
 
 cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h0r,
-                                   uint64_t* h1r, uint64_t* top) noexcept nogil:
-    """Suit lengths of every hand (hand 2's last suit is implied), the owner of each suit's
-    top card, leader, player, contract and void rule. Also, in the same pass over the suits
-    (they share each suit's lane and counts): the hands of seats 0 and 1 with each card's
-    rank replaced by its rank among the cards in play (h0r, h1r), and top, the relative-rank
-    mask of each suit's top st.mink cards (all, if fewer), which every entry keeps exact."""
-    cdef uint64_t key = st.meta | (<uint64_t>st.leader << 60)
+                                   uint64_t* h1r, uint64_t* top, uint64_t* ends) noexcept nogil:
+    """Bits 0-43: suit lengths of every hand (hand 2's last suit is implied); 44-49: player,
+    contract and void rule; 50-51: leader; 52-59: the owner of each suit's top card (hashed,
+    not kept in entries). Also, in the same pass over the suits (they share each suit's
+    lane and counts): the hands of seats 0 and 1 with each card's rank replaced by its rank
+    among the cards in play (h0r, h1r, suits one after another: see TTEntry); top, the
+    relative-rank mask of each suit's top st.mink cards (all, if fewer), which every entry
+    keeps exact; and ends, the bit above each suit in that layout (for _code_mask)."""
+    cdef uint64_t key = st.meta | (<uint64_t>st.leader << 50)
     cdef uint64_t lane, a, b, ra, rb, lo_row, hi_row
     cdef uint64_t r0 = 0, r1 = 0, mask = 0
-    cdef int s, n, c0, c1, owner, lo_bits
+    cdef int s, n, c0, c1, owner, lo_bits, off = 0
     for s in range(4):
         lane = (inplay >> (16 * s)) & SUIT_BITS
         if not lane:
-            key |= <uint64_t>3 << (44 + 2 * s)
+            key |= <uint64_t>3 << (52 + 2 * s)
+            ends[s] = (<uint64_t>1) << off
             continue
         a = (st.hands[0] >> (16 * s)) & SUIT_BITS
         b = (st.hands[1] >> (16 * s)) & SUIT_BITS
@@ -371,10 +379,12 @@ cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h
         rb = _pext13(b, lo_row, hi_row, lo_bits)
         # The suit's top card has relative rank n - 1.
         owner = 0 if (ra >> (n - 1)) & 1 else (1 if (rb >> (n - 1)) & 1 else 2)
-        key |= <uint64_t>owner << (44 + 2 * s)
-        r0 |= ra << (RANK_LANE * s)
-        r1 |= rb << (RANK_LANE * s)
-        mask |= _top_ranks(n, st.mink if n > st.mink else n) << (RANK_LANE * s)
+        key |= <uint64_t>owner << (52 + 2 * s)
+        r0 |= ra << off
+        r1 |= rb << off
+        mask |= _top_ranks(n, st.mink if n > st.mink else n) << off
+        off += n
+        ends[s] = (<uint64_t>1) << off
     h0r[0] = r0
     h1r[0] = r1
     top[0] = mask
@@ -386,12 +396,14 @@ cdef inline uint64_t _top_ranks(int n, int k) noexcept nogil:
     return (((<uint64_t>1) << k) - 1) << (n - k)
 
 
-cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink) noexcept nogil:
+cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink,
+                                 int* code) noexcept nogil:
     """Relative-rank mask of the cards an entry keeps exact, from a relevant-card set: per
     suit in play, its cards down to the lowest relevant one, and at least the top mink (or
-    all, if fewer)."""
+    all, if fewer). code: their count per suit (see TTEntry)."""
     cdef uint64_t mask = 0, lane, r
-    cdef int s, k, m, n
+    cdef int s, k, m, n, off = 0
+    code[0] = 0
     for s in range(4):
         lane = inplay & suit_mask(s)
         if not lane:
@@ -402,18 +414,23 @@ cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink) noexce
         k = popcount(lane & ~_below(lowest_card(r))) if r else m
         if k < m:
             k = m
-        mask |= _top_ranks(n, k) << (RANK_LANE * s)
+        mask |= _top_ranks(n, k) << off
+        off += n
+        code[0] |= k << (4 * s)
     return mask
 
 
 cdef inline uint64_t _rel_of(uint64_t mask, uint64_t inplay) noexcept nogil:
     """The relevant-card set an entry stands for: the lowest exact card of each suit."""
-    cdef uint64_t rel = 0, m
-    cdef int s
+    cdef uint64_t rel = 0, m, lane
+    cdef int s, n, off = 0
     for s in range(4):
-        m = (mask >> (RANK_LANE * s)) & SUIT_BITS
+        lane = inplay & suit_mask(s)
+        n = popcount(lane)
+        m = (mask >> off) & ((<uint64_t>1 << n) - 1)
+        off += n
         if m:
-            rel |= (<uint64_t>1) << nth_card(inplay & suit_mask(s), lowest_card(m))
+            rel |= (<uint64_t>1) << nth_card(lane, lowest_card(m))
     return rel
 
 
@@ -886,7 +903,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int cards[3]
     cdef int moves[16]
     cdef int scores[16]
-    cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, gaps, crel, acc, rlo, rhi, skip
+    cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, emask, total, gaps, crel, acc
+    cdef uint64_t rlo, rhi, skip
+    cdef uint64_t ends[4]
+    cdef int code
     cdef uint64_t hsh
     cdef int64_t nodes0
     cdef TTEntry* b
@@ -911,8 +931,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
 
     # The table's bucket first, so that its memory arrives while the bounds are computed
     # (1.05x faster on 60 full deals, for the work wasted where the bounds decide).
-    key = _boundary_key(st, inplay, &h0r, &h1r, &mask)
+    key = _boundary_key(st, inplay, &h0r, &h1r, &mask, ends)
     hsh = _mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask)))
+    key &= CHECK
+    total = ends[0] + ends[1] + ends[2] + ends[3]
     chain[0] = _chain_bucket(st, hsh, 0)
     live = _live(st, chain[0])
     b = st.tt + chain[0] * BUCKET
@@ -945,20 +967,23 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         same = 0
         for i in range(live - 1, -1, -1):
             e = &b[i]
-            if e.key != key:
+            if (e.key & CHECK) != key:
                 continue
             same += 1
-            # (h0r and h1r hold no bits where the entry's fields are.)
-            if (h0r & e.mask) != (e.h0 & RANKS) or (h1r & e.mask) != (e.h1 & RANKS):
+            # The entry's cards must be among the probe's (a first test without the mask).
+            if ((e.h0 & ~h0r) | (e.h1 & ~h1r)) & HAND:
+                continue
+            emask = _code_mask(e.h0 >> 48, ends, total)
+            if (h0r & emask) != (e.h0 & HAND) or (h1r & emask) != (e.h1 & HAND):
                 continue
             if nfound < FOUND_MAX:
                 found[nfound] = e
             nfound += 1
             if _e_lo(e) >= target:
-                rel[0] = _rel_of(e.mask & RANKS, inplay)
+                rel[0] = _rel_of(emask, inplay)
                 return 1
             if _e_hi(e) < target:
-                rel[0] = _rel_of(e.mask & RANKS, inplay)
+                rel[0] = _rel_of(emask, inplay)
                 return 0
             if best == NO_MOVE:
                 best = _e_best(e)
@@ -1034,24 +1059,24 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         acc |= crel
         skip |= _small_twins(crel, card, hand)
     rel[0] = acc
-    mask = _exact_mask(acc, inplay, st.mink)
+    mask = _exact_mask(acc, inplay, st.mink, &code)
     if best >= 0:
         s = card_suit(best)
         best = s * 16 + popcount(inplay & suit_mask(s) & _above(best))
     else:
         best = NO_MOVE
     if r:
-        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, mask,
+        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
                   target, n, best, _ilog2(st.nodes - nodes0 + 1))
     else:
-        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, mask,
+        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
                   0, target - 1, best, _ilog2(st.nodes - nodes0 + 1))
     return r
 
 
 cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
                            TTEntry** found, int nfound, uint64_t key, uint64_t h0, uint64_t h1,
-                           uint64_t mask, int lo, int hi, int best, int work) noexcept nogil:
+                           int code, int lo, int hi, int best, int work) noexcept nogil:
     """Store a result in the chain of buckets the probe scanned. The probe listed the
     entries matching the position (found): an entry for the same cards can only be among
     those (the positions searched meanwhile hold fewer cards, so they never share the
@@ -1063,7 +1088,7 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     if nfound <= FOUND_MAX:
         for j in range(nfound):
             e = found[j]
-            if _e_same(e, key, h0, h1, mask):
+            if _e_same(e, key, h0, h1, code):
                 _tt_merge(e, lo, hi, best, work)
                 return
     else:
@@ -1072,7 +1097,7 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
             live = _live(st, chain[j])
             for i in range(live):
                 e = &b[i]
-                if _e_same(e, key, h0, h1, mask):
+                if _e_same(e, key, h0, h1, code):
                     _tt_merge(e, lo, hi, best, work)
                     return
     # Not present: append to the last bucket the probe scanned (the live entries stay a
@@ -1087,13 +1112,12 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
         for i in range(1, BUCKET):
             if b[i].h1 < e.h1:      # the work, in the top bits, decides
                 e = &b[i]
-    e.key = key
-    _e_set(e, h0, h1, mask, lo, hi, best, work)
+    _e_set(e, key, h0, h1, code, lo, hi, best, work)
 
 
 cdef inline void _tt_merge(TTEntry* e, int lo, int hi, int best, int work) noexcept nogil:
     """Tighten an entry with a new result for the same cards."""
-    _e_set(e, e.h0 & RANKS, e.h1 & RANKS, e.mask & RANKS, max(lo, _e_lo(e)),
+    _e_set(e, e.key & CHECK, e.h0 & HAND, e.h1 & HAND, e.h0 >> 48, max(lo, _e_lo(e)),
            min(hi, _e_hi(e)), _e_best(e) if best == NO_MOVE else best,
            max(work, _e_work(e)))
 
@@ -1698,8 +1722,8 @@ cdef class Solver:
     cdef void _set_player(self, int player) noexcept nogil:
         cdef int vr = self.st.void_rule if self.st.trump >= 0 else 0
         self.st.player = player
-        # key bits 52-59: player (2) | contract (3) | void rule (1); leader at 60-61.
-        self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 52
+        # key bits 44-49: player (2) | contract (3) | void rule (1); leader at 50-51.
+        self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 44
 
     cdef int _raise_abort(self) except -1:
         self.busy = False

@@ -165,7 +165,7 @@ cdef struct SolverState:
     TTEntry* tt
     uint32_t* heads         # per bucket: the table's epoch when it was last written (an
                             # older bucket counts as empty) << 16 | how many entries are
-                            # live. Apart from the entries (26 KB for 64 MB, so they stay
+                            # live. Apart from the entries (85 KB for 64 MB, so they stay
                             # in cache), they tell the probe where its scan starts, and
                             # that line is fetched ahead while the quick bounds run
     uint64_t tt_buckets

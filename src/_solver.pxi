@@ -10,7 +10,8 @@
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
 #   position whose low cards differ only in which of them each hand holds; 128-entry
 #   buckets (all entries of one coarse position share a bucket, and once it is full of
-#   them a chain of up to CHAIN buckets), fetched ahead while the quick bounds run, and
+#   them a chain of up to CHAIN buckets, and in trump and no-trump a second chain for the
+#   entries exact in the second cards too), fetched ahead while the quick bounds run, and
 #   scanned newest first from the last live entry; Solver.clear() bumps an epoch instead
 #   of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
@@ -891,6 +892,32 @@ cdef inline int _search(SolverState* st, int target, uint64_t* rel) noexcept nog
     return _search_follow(st, target, rel, inplay)
 
 
+cdef inline uint64_t _second_owners(uint64_t h0r, uint64_t h1r,
+                                    const uint64_t* ends) noexcept nogil:
+    """The seats holding each suit's second card, from the relative-rank hands and the
+    suits' end bits (see _boundary_key), one byte per suit: 0, 1 or 2, 3 for none."""
+    cdef uint64_t out = 0, second, start = 1
+    cdef int s
+    for s in range(4):
+        second = ends[s] >> 2
+        if second >= start:
+            out |= <uint64_t>(0 if h0r & second else (1 if h1r & second else 2)) << (8 * s)
+        else:
+            out |= <uint64_t>3 << (8 * s)
+        start = ends[s]
+    return out
+
+
+cdef inline bint _second_exact(int code, uint64_t inplay) noexcept nogil:
+    """An entry keeps the top two cards of every suit exact (all, where fewer)."""
+    cdef int s, n
+    for s in range(4):
+        n = popcount(inplay & suit_mask(s))
+        if ((code >> (4 * s)) & 15) < (2 if n > 2 else n):
+            return 0
+    return 1
+
+
 cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil:
     """f >= target? at a trick boundary (st.ntrick == 0). rel: the relevant cards."""
     cdef int n = st.tricks_left
@@ -899,6 +926,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int i, k, w, nmoves, card, r, maximizer, lo, hi, best, s, nfound, live, same
     cdef TTEntry* found[FOUND_MAX]
     cdef uint64_t chain[CHAIN]
+    cdef uint64_t chain2[CHAIN]
+    cdef uint64_t* cur = chain
+    cdef int split, hot, nchain1 = 0
     cdef int nchain
     cdef int cards[3]
     cdef int moves[16]
@@ -963,6 +993,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     # the time of the hottest scans, now chains and takes 1.12x less time per deal (1.2x in
     # total, seeds 0-8), trump and no-trump the same.
     nchain = 0
+    split = 0
     while True:
         same = 0
         for i in range(live - 1, -1, -1):
@@ -988,14 +1019,32 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             if best == NO_MOVE:
                 best = _e_best(e)
         nchain += 1
+        hot = live == BUCKET and same >= BUCKET // 4
+        if nchain == 1 and hot and st.mink == 1 and not split:
+            split = 1
         # Only a bucket filled mostly by this coarse position continues: a table kept over
         # many solves fills every bucket with many positions, and chains there only made
         # every scan longer (a computer player's searches took twice the time).
-        if live < BUCKET or same < BUCKET // 4 or nchain == CHAIN:
+        if not hot or nchain == CHAIN:
+            if split == 1:
+                # Where one coarse position fills its first bucket (the heavy deals, where a
+                # probe scanned 210 entries), its entries that keep each suit's top two
+                # cards exact (most of them) go to a second chain, hashed on the owners of
+                # the second cards too. A position whose first bucket is no longer so full
+                # misses them there: that costs a search, never a wrong value.
+                split = 2
+                nchain1 = nchain
+                cur = chain2
+                hsh = _mix64(hsh ^ _mix64(_second_owners(h0r, h1r, ends) + 1))
+                nchain = 0
+                cur[0] = _chain_bucket(st, hsh, 0)
+                live = _live(st, cur[0])
+                b = st.tt + cur[0] * BUCKET
+                continue
             break
-        chain[nchain] = _chain_bucket(st, hsh, nchain)
-        live = _live(st, chain[nchain])
-        b = st.tt + chain[nchain] * BUCKET
+        cur[nchain] = _chain_bucket(st, hsh, nchain)
+        live = _live(st, cur[nchain])
+        b = st.tt + cur[nchain] * BUCKET
 
     maximizer = (L == P) != st.misere
     hand = st.hands[L]
@@ -1065,11 +1114,17 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         best = s * 16 + popcount(inplay & suit_mask(s) & _above(best))
     else:
         best = NO_MOVE
+    if split:
+        if _second_exact(code, inplay):
+            cur = chain2
+        else:
+            cur = chain
+            nchain = nchain1
     if r:
-        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
+        _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
                   target, n, best, _ilog2(st.nodes - nodes0 + 1))
     else:
-        _tt_store(st, chain, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
+        _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
                   0, target - 1, best, _ilog2(st.nodes - nodes0 + 1))
     return r
 

@@ -344,7 +344,8 @@ def merge(paths: list[str], name: str | None) -> int:
 
 
 def compare(path_a: str, path_b: str) -> int:
-    """Per-deal speed ratio A/B (above 1: B is faster) over the deals both files solved."""
+    """Per-deal speed ratio A/B (above 1: B is faster) over the deals both files solved, and
+    the ratio of nodes, which unlike time does not depend on the machine or its load."""
     a, b = common.load_results(path_a), common.load_results(path_b)
 
     b_rows = {deal_key(r): r for r in b["deals"]}
@@ -357,18 +358,24 @@ def compare(path_a: str, path_b: str) -> int:
     differ = sum(1 for ra, rb in pairs if ra["value"] != rb["value"])
     print(f"A = {path_a} ({a['machine'].get('git_commit', '?')[:10]})")
     print(f"B = {path_b} ({b['machine'].get('git_commit', '?')[:10]})")
-    print(f"{len(pairs)} deals in common; ratio = A ms / B ms (above 1: B is faster)")
-    head = f"{'set':<12}{'n':>5}{'median ratio':>14}{'geomean':>10}{'A total s':>11}{'B total s':>11}"
+    print(f"{len(pairs)} deals in common; ratio = A ms / B ms (above 1: B is faster); nodes: "
+          "A nodes / B nodes (above 1: B searched fewer)")
+    head = (f"{'set':<12}{'n':>5}{'median ratio':>14}{'geomean':>10}{'A total s':>11}"
+            f"{'B total s':>11}{'nodes geomean':>15}{'nodes total':>13}")
     print(head)
     print("-" * len(head))
     sets = list(dict.fromkeys(ra["set"] for ra, _ in pairs)) + ["overall"]
     for name in sets:
         sub = [(ra, rb) for ra, rb in pairs if name in ("overall", ra["set"])]
         ratios = [ra["ms"] / rb["ms"] for ra, rb in sub if rb["ms"] > 0]
+        node_ratios = [ra["nodes"] / rb["nodes"] for ra, rb in sub if ra["nodes"] and rb["nodes"]]
+        nodes_b = sum(rb["nodes"] for _, rb in sub)
         print(f"{name:<12}{len(sub):>5}{common.percentile(ratios, 50):>14.2f}"
               f"{common.geometric_mean(ratios):>10.2f}"
               f"{sum(ra['ms'] for ra, _ in sub) / 1000:>11.1f}"
-              f"{sum(rb['ms'] for _, rb in sub) / 1000:>11.1f}")
+              f"{sum(rb['ms'] for _, rb in sub) / 1000:>11.1f}"
+              f"{common.geometric_mean(node_ratios):>15.3f}"
+              f"{sum(ra['nodes'] for ra, _ in sub) / nodes_b if nodes_b else float('nan'):>13.3f}")
     if differ:
         print(f"WARNING: {differ} deals have different values in A and B")
     return 0

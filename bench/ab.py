@@ -67,10 +67,6 @@ def ask(proc: subprocess.Popen[str], contract: str, seed: int) -> dict[str, floa
     return json.loads(line)
 
 
-def geomean(values: list[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="bench/ab.py", description=__doc__.split("\n\n")[0],
@@ -92,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--seeds must look like 0:20, not {args.seeds!r}")
     if not 0 <= first < end or args.runs < 1:
         parser.error("need 0 <= FIRST < END and --runs >= 1")
-    import common  # noqa: F401  (puts this checkout's src/ on the path)
+    import common  # also puts this checkout's src/ on the path
     from ts358.rules import Contract
 
     contracts = []
@@ -120,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             for which in "ab":
                 times[which].append(best[which])
                 nodes[which].append(int(seen[which]["nodes"]))
-        t_ratio = geomean([a / b for a, b in zip(times["a"], times["b"]) if a > 0 and b > 0])
-        n_ratio = geomean([a / b for a, b in zip(nodes["a"], nodes["b"]) if a and b])
+        t_ratio = common.geometric_mean(a / b for a, b in zip(times["a"], times["b"]) if b > 0)
+        n_ratio = common.geometric_mean(a / b for a, b in zip(nodes["a"], nodes["b"]) if b)
         print(f"{contract:<10} {end - first} deals: time {t_ratio:.3f}x per deal, "
               f"{sum(times['a']) / sum(times['b']):.3f}x total "
               f"({sum(times['a']):.2f} s vs {sum(times['b']):.2f} s); "

@@ -1120,12 +1120,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         else:
             cur = chain
             nchain = nchain1
-    if r:
-        _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
-                  target, n, best, _ilog2(st.nodes - nodes0 + 1))
-    else:
-        _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
-                  0, target - 1, best, _ilog2(st.nodes - nodes0 + 1))
+    # The result as bounds: f >= target, or f <= target - 1.
+    _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
+              target if r else 0, n if r else target - 1, best,
+              _ilog2(st.nodes - nodes0 + 1))
     return r
 
 

@@ -551,7 +551,7 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
 
 
 cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
-                            int b, uint64_t* rel) noexcept nogil:
+                            int b, uint64_t* rel, bint seqs) noexcept nogil:
     """Seats a and b (a == b: one seat) leading every trick until X's side wins one, in
     no-trump or with a and b out of trumps: X's side wins a trick for each suit whose
     top card X holds and for each trump of X, if X can keep those cards to the end; 0 if
@@ -564,15 +564,21 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
     discards. X discards its excess cards of such suits (which keeps it following) and
     the cards below the top in its top suits. If those cover the forced discards, X never
     discards a counted card, so each is played to a lead of its own suit or as a ruff,
-    winning, or cashed on X's lead after its first win. That much depends only on the
-    suit lengths and the owners of the top cards, which every table entry keeps exact: it
-    needs no relevant cards.
+    winning, or cashed on X's lead after its first win; if not, each discard beyond them
+    costs one counted card at most. And X holding a trump never discards before its first
+    win: it ruffs.
 
-    With rel given (NULL: one trick is enough), the spare cards left over also keep the
-    cards of X's top sequences below the top card: cashed after the top card, each wins
-    too. The lowest card kept of each such sequence goes into rel."""
+    That much depends on the suit lengths and on which suits' top card X holds: the top
+    card of each side suit goes into rel. Every table entry keeps the top cards exact
+    anyway, but the caller's position may hold a higher card of the suit (led to this
+    trick), and its search must not take the lower cards of that suit for equivalent
+    (_small_twins) when one of them would have left another seat with the top.
+
+    With seqs, the spare cards left over also keep the cards of X's top sequences below
+    the top card: cashed after the top card, each wins too. The lowest card kept of each
+    such sequence goes into rel."""
     cdef int s, j, k = 0, forced = 0, spare = 0, xn, qn, bn
-    cdef uint64_t lane, mine, low
+    cdef uint64_t lane, mine, low, tops = 0
     cdef int seq[4]
     if st.trump >= 0 and (st.hands[a] | st.hands[b]) & suit_mask(st.trump):
         return 0
@@ -585,11 +591,12 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
         if s == st.trump:
             k += xn
             continue
+        tops |= (<uint64_t>1) << highest_card(lane)
         seq[s] = 0
         if mine and highest_card(mine) == highest_card(lane):
             k += 1
             spare += xn - 1
-            if rel != NULL:
+            if seqs:
                 seq[s] = _top_seq(mine, lane, &low)
             continue
         qn = popcount(st.hands[a] & lane)
@@ -600,9 +607,16 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
             forced += qn - xn
         else:
             spare += xn - qn
-    if not k or forced > spare:
+    if st.trump >= 0 and (st.hands[X] & inplay & suit_mask(st.trump)):
+        forced = 0
+        spare = 99
+    if forced > spare:
+        k -= forced - spare
+        spare = forced
+    if k <= 0:
         return 0
-    if rel != NULL:
+    rel[0] |= tops
+    if seqs:
         spare -= forced
         for s in range(4):
             if spare == 0:
@@ -680,12 +694,14 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
                 lo[0] = c
                 rlo[0] = r
             # An opponent that keeps a top card takes a trick.
-            if hi[0] == n and (_keeps_tops(st, inplay, _seat(P + 1), P, P, NULL)
-                               or _keeps_tops(st, inplay, _seat(P + 2), P, P, NULL)):
+            r = 0
+            if hi[0] == n and (_keeps_tops(st, inplay, _seat(P + 1), P, P, &r, 0)
+                               or _keeps_tops(st, inplay, _seat(P + 2), P, P, &r, 0)):
                 hi[0] = n - 1
+                rhi[0] = r
         else:
             r = 0
-            c = _keeps_tops(st, inplay, P, L, 3 - L - P, &r)
+            c = _keeps_tops(st, inplay, P, L, 3 - L - P, &r, 1)
             if c > lo[0]:
                 lo[0] = c
                 rlo[0] = r

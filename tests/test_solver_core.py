@@ -184,6 +184,22 @@ def test_house_versus_kurnik_void_with_trump():
         assert Solver().value(hands, 0, [card("SA")], NO_TRICKS, rule, 1) == 0
 
 
+def test_lower_card_led_keeps_the_top():
+    # Spades trump, seat 0 leads, seat 1 plays against the other two. Led, the DJ would
+    # leave seat 1's remaining diamond on top (over the D4), and seat 1 could not be kept
+    # from a trick; the D4, ruffed by seat 2, keeps the DJ on top and seat 1 takes none.
+    # A bound that counts the suits whose top card a seat holds must name those top cards
+    # as relevant: otherwise the search takes the D4 for an equivalent of the DJ.
+    hands = (hand("HA DJ D4"), hand("D6 D5 CQ"), hand("S8 HT C8"))
+    for solver in (Solver(1), Solver()):
+        assert solver.value(hands, 0, [], S, HOUSE, 1) == 0
+    assert reference_value(hands, 0, [], S, HOUSE, 1) == 0
+    for led, tricks in (("DJ", 1), ("D4", 0)):
+        rest = (hands[0] & ~hand(led), hands[1], hands[2])
+        assert Solver().value(rest, 0, [card(led)], S, HOUSE, 1) == tricks
+        assert reference_value(rest, 0, [card(led)], S, HOUSE, 1) == tricks
+
+
 def test_equivalent_cards_reported_individually():
     # Seat 0 holds S2 S3 S4 (touching): every one is listed, all with the same value.
     hands = (hand("S2 S3 S4"), hand("SA H2 H3"), hand("SK D2 D3"))

@@ -898,6 +898,13 @@ cdef inline void _sort_moves(int* moves, int* scores, int nmoves) noexcept nogil
 
 
 cdef inline int _search(SolverState* st, int target, uint64_t* rel) noexcept nogil:
+    """f >= target? answered with a bound b on f (fail-soft): b >= target proves f >= b,
+    b < target proves f <= b. A node passes up the bound of the move that decided it, or,
+    where every move was tried, the loosest of theirs; quick bounds and table entries give
+    theirs. The table stores these bounds, which are often tighter than the target asked:
+    later searches with other targets (the next step of _solve_value, or the same position
+    reached with P holding another number of tricks) cut there too. rel: the relevant
+    cards, which cover the bound as they cover the answer."""
     cdef uint64_t inplay
     cdef int i
     if st.ntrick == 0:
@@ -935,7 +942,8 @@ cdef inline bint _second_exact(int code, uint64_t inplay) noexcept nogil:
 
 
 cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil:
-    """f >= target? at a trick boundary (st.ntrick == 0). rel: the relevant cards."""
+    """f >= target? at a trick boundary (st.ntrick == 0), as a bound on f (fail-soft, see
+    _search). rel: the relevant cards."""
     cdef int n = st.tricks_left
     cdef int L = st.leader
     cdef int P = st.player
@@ -959,9 +967,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef TTEntry* e
     rel[0] = 0
     if target <= 0:
-        return 1
-    if target > n:
         return 0
+    if target > n:
+        return n
     if n == 1:
         for i in range(3):
             cards[i] = lowest_card(st.hands[_seat(L + i)])
@@ -990,10 +998,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     _quick_bounds(st, inplay, &lo, &hi, &rlo, &rhi)
     if lo >= target:
         rel[0] = rlo
-        return 1
+        return lo
     if hi < target:
         rel[0] = rhi
-        return 0
+        return hi
 
     # Table.
     best = NO_MOVE
@@ -1028,10 +1036,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             nfound += 1
             if _e_lo(e) >= target:
                 rel[0] = _rel_of(emask, inplay)
-                return 1
+                return _e_lo(e)
             if _e_hi(e) < target:
                 rel[0] = _rel_of(emask, inplay)
-                return 0
+                return _e_hi(e)
             if best == NO_MOVE:
                 best = _e_best(e)
         nchain += 1
@@ -1096,7 +1104,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
                 scores[i] = -10 * i + _pair_trump_lead_fit(st, moves[i], inplay)
         _sort_moves(moves, scores, nmoves)
 
-    r = 1 - maximizer
+    # No move reaching the leader's aim: the bound is the loosest of the moves' bounds.
+    r = -1 if maximizer else n
     best = -1
     acc = 0
     skip = 0
@@ -1114,13 +1123,14 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if st.abort:
             return 0
         crel = _run_adjust(crel, card, hand & ~bit, gaps)
-        if k == maximizer:
+        if (k >= target) == maximizer:
             r = k
             best = card
             acc = crel
             if i > 0 and st.hist[L != P][card] < 63:
                 st.hist[L != P][card] += 1
             break
+        r = max(r, k) if maximizer else min(r, k)
         acc |= crel
         skip |= _small_twins(crel, card, hand)
     rel[0] = acc
@@ -1136,9 +1146,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         else:
             cur = chain
             nchain = nchain1
-    # The result as bounds: f >= target, or f <= target - 1.
+    # The result as bounds: f >= r, or f <= r.
     _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
-              target if r else 0, n if r else target - 1, best,
+              r if r >= target else 0, n if r >= target else r, best,
               _ilog2(st.nodes - nodes0 + 1))
     return r
 
@@ -1397,7 +1407,7 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
     cdef int P = st.player
     cdef int mover = _seat(L + nt)
     cdef int trump = st.trump
-    cdef int i, k, w, win, nmoves, card, r, maximizer
+    cdef int i, k, w, win, won, nmoves, card, r, maximizer
     cdef int moves[16]
     cdef uint64_t hand, legal, reps, bit, gaps, crel, acc, skip
     cdef int saved_left
@@ -1420,7 +1430,7 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
         moves[0] = lowest_card(reps)
         nmoves = 1
 
-    r = 1 - maximizer
+    r = -1 if maximizer else st.tricks_left
     acc = 0
     skip = 0
     for i in range(nmoves):
@@ -1437,7 +1447,8 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
             st.leader = w
             st.ntrick = 0
             st.tricks_left = saved_left - 1
-            k = _search_lead(st, target - (1 if w == P else 0), &crel)
+            won = 1 if w == P else 0
+            k = _search_lead(st, target - won, &crel) + won
             st.tricks_left = saved_left
             st.leader = L
             st.ntrick = 2
@@ -1453,10 +1464,11 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
         if st.abort:
             return 0
         crel = _run_adjust(crel, card, hand & ~bit, gaps)
-        if k == maximizer:
+        if (k >= target) == maximizer:
             r = k
             acc = crel
             break
+        r = max(r, k) if maximizer else min(r, k)
         acc |= crel
         skip |= _small_twins(crel, card, hand)
     rel[0] = acc
@@ -1623,6 +1635,7 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     cdef int lo = 0
     cdef int hi = st.tricks_left
     cdef int t = _playout(st)
+    cdef int b
     cdef uint64_t rel
     if st.trump >= 0:
         # In trump contracts the playout gives P about one trick too many (on 800 full
@@ -1642,14 +1655,15 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
             t = lo + 1
         if t > hi:
             t = hi
-        if _search(st, t, &rel):
-            lo = t
-            t += 1
-        else:
-            hi = t - 1
-            t -= 1
+        b = _search(st, t, &rel)
         if st.abort:
             return -1
+        if b >= t:
+            lo = b
+            t = b + 1
+        else:
+            hi = b
+            t = b
     return lo
 
 

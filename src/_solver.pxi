@@ -5,7 +5,8 @@
 # maximises f in trump and no-trump contracts and minimises it in no-tricks (the other two
 # always do the opposite). Everything below is a null-window test "f >= target?" driven by
 # an iterating target (trump and no-trump: one step at a time from the value of a greedy
-# playout, _playout, less one in trump contracts; no-tricks climbs from 1). Techniques:
+# playout, _playout, less one in trump contracts; no-tricks climbs from 1), answered with a
+# bound on f that the table keeps (fail-soft, see _search). Techniques:
 # - transposition table at trick boundaries with lower and upper bounds, kept between calls,
 #   keyed on relative ranks with partition search (see TTEntry): one entry covers every
 #   position whose low cards differ only in which of them each hand holds; 128-entry
@@ -1630,8 +1631,9 @@ cdef int _playout(SolverState* st0) noexcept nogil:
 
 
 cdef int _solve_value(SolverState* st) noexcept nogil:
-    """f for the position in st: null-window tests stepping one at a time from a greedy
-    playout's value (tests around the value are needed anyway; this skips most others)."""
+    """f for the position in st: null-window tests from a greedy playout's value, each
+    next target one past the bound the last test proved (tests around the value are
+    needed anyway; this skips most others)."""
     cdef int lo = 0
     cdef int hi = st.tricks_left
     cdef int t = _playout(st)

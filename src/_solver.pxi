@@ -161,7 +161,7 @@ cdef struct SolverState:
     uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
-    int killer[17][2]       # per tricks left and side: the last lead that cut after the
+    int killer[17][3]       # per tricks left and leader: the last lead that cut after the
                             # first lead of the order failed (-1: none)
     int64_t check_at
     int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
@@ -1088,13 +1088,13 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
                 best = lowest_card(reps & ~_below(card))
     else:
         best = -1
-    # The killer lead (a lead that cut elsewhere at this depth where the order's first
-    # failed) comes right after the table's move where the fitted orders are weakest: the
-    # pair's leads in trump contracts and in no-tricks, P's in no-trump. Nodes on held-out
-    # seeds 40-79, geometric mean per deal: spades 1.04x fewer, hearts 1.02x, clubs 1.10x,
-    # no-trump 1.08x (1.24x in total); no-tricks seeds 0-15 1.03x (1.06x in total). For
-    # the other side of each it measured worse.
-    killer = st.killer[n][L != P] if (L != P) == (st.trump >= 0 or st.misere != 0) else -1
+    # The killer lead (the leader's lead that cut elsewhere at this depth where the order's
+    # first failed) comes right after the table's move where the fitted orders are
+    # weakest: the pair's leads in trump contracts and in no-tricks, P's in no-trump. Nodes
+    # on held-out seeds 40-99, geometric mean per deal: 1.05-1.12x fewer in the five trump
+    # and no-trump contracts (no-trump 1.21x in total); no-tricks seeds 0-15 1.03x (1.06x
+    # in total). For the other side of each it measured worse, and so did a second killer.
+    killer = st.killer[n][L] if (L != P) == (st.trump >= 0 or st.misere != 0) else -1
     nmoves = 0
     while reps:
         card = lowest_card(reps)
@@ -1141,7 +1141,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             best = card
             acc = crel
             if i > 0:
-                st.killer[n][L != P] = card
+                st.killer[n][L] = card
                 if st.hist[L != P][card] < 63:
                     st.hist[L != P][card] += 1
             break

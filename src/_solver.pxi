@@ -580,7 +580,7 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
     With seqs, the spare cards left over also keep the cards of X's top sequences below
     the top card: cashed after the top card, each wins too. The lowest card kept of each
     such sequence goes into rel."""
-    cdef int s, j, k = 0, forced = 0, spare = 0, xn, qn, bn
+    cdef int s, j, k = 0, forced = 0, spare = 0, xn, qn, bn, trumps = 0
     cdef uint64_t lane, mine, low, tops = 0
     cdef int seq[4]
     if st.trump >= 0 and (st.hands[a] | st.hands[b]) & suit_mask(st.trump):
@@ -593,6 +593,7 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
         xn = popcount(mine)
         if s == st.trump:
             k += xn
+            trumps = xn
             continue
         tops |= (<uint64_t>1) << highest_card(lane)
         seq[s] = 0
@@ -610,7 +611,8 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
             forced += qn - xn
         else:
             spare += xn - qn
-    if st.trump >= 0 and (st.hands[X] & inplay & suit_mask(st.trump)):
+    if trumps:
+        # It ruffs instead of discarding: no discard is forced, every spare card stays.
         forced = 0
         spare = 99
     if forced > spare:

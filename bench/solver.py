@@ -356,8 +356,8 @@ def compare(path_a: str, path_b: str) -> int:
         print("bench/solver.py: the two files have no deal in common", file=sys.stderr)
         return 2
     differ = sum(1 for ra, rb in pairs if ra["value"] != rb["value"])
-    print(f"A = {path_a} ({a['machine'].get('git_commit', '?')[:10]})")
-    print(f"B = {path_b} ({b['machine'].get('git_commit', '?')[:10]})")
+    print(f"A = {path_a} ({(a['machine'].get('git_commit') or '?')[:10]})")
+    print(f"B = {path_b} ({(b['machine'].get('git_commit') or '?')[:10]})")
     print(f"{len(pairs)} deals in common; ratio = A ms / B ms (above 1: B is faster); nodes: "
           "A nodes / B nodes (above 1: B searched fewer)")
     head = (f"{'set':<12}{'n':>5}{'median ratio':>14}{'geomean':>10}{'A total s':>11}"

@@ -9,7 +9,7 @@
 # Contracts: 0-3 trump suit S H D C, 4 no-trump, 5 no-tricks.
 # Void rules: 0 house (void in the suit led: must trump if possible), 1 kurnik (any card).
 
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int64_t, int8_t
 
 cdef extern from *:
     """

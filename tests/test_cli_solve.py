@@ -174,6 +174,7 @@ def test_json_shape_and_values(runner, files):
     assert data["moves"] == [{"card": str(c), "tricks": t, "score": s} for c, t, s in moves]
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
     assert "\x1b" not in result.stdout
+    assert result.stderr == ""  # no spinner when stderr is not a terminal
 
 
 def test_json_player_and_no_moves(runner, files):
@@ -316,6 +317,10 @@ def test_solve_in_a_pseudo_terminal(files):
     out = terminal.decode("utf-8")
     assert "♠" in out and "\x1b[" in out  # symbols and colour on a terminal
     assert "best" in out
+    # The spinner on stderr while the file is solved, erased (cursor shown again) before
+    # the results.
+    spinner = out.index("solving small.toml")
+    assert out.index("\x1b[?25h", spinner) < out.index("best")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")

@@ -71,6 +71,36 @@ def test_a_chunk_whose_worker_dies_is_run_again(tmp_path):
     assert sorted(done) == list(range(len(chunks)))  # each chunk reported exactly once
 
 
+class _BreaksOnThirdSubmit(parallel.ProcessPoolExecutor):
+    """A pool whose third submit finds it broken, as when a worker dies between two
+    submits; every pool after the first works."""
+
+    pools = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        type(self).pools += 1
+        self.submits = 0
+
+    def submit(self, *args, **kwargs):
+        self.submits += 1
+        if type(self).pools == 1 and self.submits == 3:
+            raise parallel.BrokenProcessPool("a worker died")
+        return super().submit(*args, **kwargs)
+
+
+def test_a_chunk_submitted_to_a_broken_pool_is_not_lost(monkeypatch):
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", _BreaksOnThirdSubmit)
+    monkeypatch.setattr(_BreaksOnThirdSubmit, "pools", 0)  # the first pool of this run breaks
+    chunks = [[i] for i in range(6)]
+    done = []
+    results = run_chunks(square_all, chunks, workers=2, retries=1,
+                         on_done=lambda i, r: done.append(i))
+    assert _BreaksOnThirdSubmit.pools == 2  # the break really happened, and a new pool ran
+    assert results == [[i * i] for i in range(6)]
+    assert sorted(done) == list(range(6))
+
+
 def test_a_chunk_that_always_kills_its_worker_gives_up():
     with pytest.raises(WorkerLost, match="died"):
         run_chunks(always_die, [[1], [2]], workers=2, retries=1)

@@ -191,9 +191,12 @@ def _run_pool(
                 while pending or inflight:
                     # A small window in flight: a broken pool then costs only these chunks.
                     while pending and len(inflight) < 2 * workers:
+                        # submit raises BrokenProcessPool once a worker has died: the chunk
+                        # stays pending for the next pool.
+                        future = pool.submit(fn, chunks[pending[0]])
                         index = pending.popleft()
                         attempts[index] += 1
-                        inflight[pool.submit(fn, chunks[index])] = index
+                        inflight[future] = index
                     done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                     for future in sorted(done, key=lambda f: inflight[f]):
                         popped = index = inflight.pop(future)

@@ -6,10 +6,11 @@ print (Rich tables for people, one JSON line per file with ``--json``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ContextManager
 
 import typer
 from rich.console import Console
@@ -174,6 +175,14 @@ def _render(console: Console, name: str, result: SolveResult, style: _Style) -> 
     console.print(Text(f"{result.nodes:,} nodes, {result.seconds:.3f} s", style="dim"))
 
 
+def _status(name: str) -> ContextManager[Any]:
+    """A spinner on stderr while a file is solved (a full no-tricks deal can take a minute),
+    shown only on a terminal and erased when the solve ends: stdout stays the results."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    return Console(stderr=True, highlight=False).status(f"solving {name} (Ctrl-C stops)", spinner="line")
+
+
 def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
@@ -223,7 +232,8 @@ def solve_command(
                 solver = new_solver(tt_mb)
             else:
                 solver.clear()
-        result = solve(position, role, moves=not no_moves, solver=solver)
+        with _status("<stdin>" if name == "-" else name):
+            result = solve(position, role, moves=not no_moves, solver=solver)
         if as_json:
             stdout.write(json.dumps(result.to_dict()) + "\n")
             stdout.flush()

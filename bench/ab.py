@@ -43,8 +43,14 @@ def worker(build: str) -> int:
         solver.clear()
         solver.reset_stats()
         start = time.perf_counter()
-        value = solver.value(tuple(h.mask for h in pos.hands), int(pos.leader), [],
-                             int(pos.contract), int(pos.void), int(Role.CHOOSER))
+        value = solver.value(
+            tuple(h.mask for h in pos.hands),
+            int(pos.leader),
+            [],
+            int(pos.contract),
+            int(pos.void),
+            int(Role.CHOOSER),
+        )
         seconds = time.perf_counter() - start
         print(json.dumps({"value": value, "nodes": solver.nodes, "s": seconds}), flush=True)
     return 0
@@ -53,8 +59,12 @@ def worker(build: str) -> int:
 def start_worker(build: str) -> subprocess.Popen[str]:
     if not (Path(build) / "src" / "ts358").is_dir():
         raise SystemExit(f"bench/ab.py: {build}: no src/ts358 there (a checkout is needed)")
-    return subprocess.Popen([sys.executable, __file__, WORKER, build], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, __file__, WORKER, build],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def ask(proc: subprocess.Popen[str], contract: str, seed: int) -> dict[str, float]:
@@ -69,18 +79,29 @@ def ask(proc: subprocess.Popen[str], contract: str, seed: int) -> dict[str, floa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="bench/ab.py", description=__doc__.split("\n\n")[0],
+        prog="bench/ab.py",
+        description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("build_a", help="checkout A (core built in place)")
     parser.add_argument("build_b", help="checkout B (core built in place)")
-    parser.add_argument("--contracts", default="spades,hearts,diamonds,clubs,no-trump",
-                        help="comma-separated contracts (default: the five trump and no-trump)")
-    parser.add_argument("--seeds", default="0:20", metavar="FIRST:END",
-                        help="deal seeds FIRST .. END-1 (default 0:20), Position.random as in "
-                             "bench/solver.py")
-    parser.add_argument("--runs", type=int, default=2, help="runs per deal and build; the "
-                        "fastest counts (default 2)")
+    parser.add_argument(
+        "--contracts",
+        default="spades,hearts,diamonds,clubs,no-trump",
+        help="comma-separated contracts (default: the five trump and no-trump)",
+    )
+    parser.add_argument(
+        "--seeds",
+        default="0:20",
+        metavar="FIRST:END",
+        help="deal seeds FIRST .. END-1 (default 0:20), Position.random as in bench/solver.py",
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=2,
+        help="runs per deal and build; the fastest counts (default 2)",
+    )
     args = parser.parse_args(argv)
     try:
         first, end = (int(x) for x in args.seeds.split(":"))
@@ -98,8 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(str(exc))
     procs = {"a": start_worker(args.build_a), "b": start_worker(args.build_b)}
-    print(f"A = {args.build_a}, B = {args.build_b}; ratios A / B (above 1: B is faster or "
-          "searched fewer nodes)")
+    print(
+        f"A = {args.build_a}, B = {args.build_b}; ratios A / B (above 1: B is faster or "
+        "searched fewer nodes)"
+    )
     for contract in contracts:
         times: dict[str, list[float]] = {"a": [], "b": []}
         nodes: dict[str, list[int]] = {"a": [], "b": []}
@@ -107,22 +130,26 @@ def main(argv: list[str] | None = None) -> int:
             best = {"a": math.inf, "b": math.inf}
             seen: dict[str, dict[str, float]] = {}
             for run in range(args.runs):
-                for which in ("ab" if (seed + run) % 2 == 0 else "ba"):
+                for which in "ab" if (seed + run) % 2 == 0 else "ba":
                     seen[which] = ask(procs[which], contract, seed)
                     best[which] = min(best[which], seen[which]["s"])
             if seen["a"]["value"] != seen["b"]["value"]:
-                raise SystemExit(f"bench/ab.py: {contract} seed {seed}: A finds "
-                                 f"{seen['a']['value']}, B {seen['b']['value']}")
+                raise SystemExit(
+                    f"bench/ab.py: {contract} seed {seed}: A finds "
+                    f"{seen['a']['value']}, B {seen['b']['value']}"
+                )
             for which in "ab":
                 times[which].append(best[which])
                 nodes[which].append(int(seen[which]["nodes"]))
         t_ratio = common.geometric_mean(a / b for a, b in zip(times["a"], times["b"]) if b > 0)
         n_ratio = common.geometric_mean(a / b for a, b in zip(nodes["a"], nodes["b"]) if b)
-        print(f"{contract:<10} {end - first} deals: time {t_ratio:.3f}x per deal, "
-              f"{sum(times['a']) / sum(times['b']):.3f}x total "
-              f"({sum(times['a']):.2f} s vs {sum(times['b']):.2f} s); "
-              f"nodes {n_ratio:.3f}x per deal, {sum(nodes['a']) / sum(nodes['b']):.3f}x total",
-              flush=True)
+        print(
+            f"{contract:<10} {end - first} deals: time {t_ratio:.3f}x per deal, "
+            f"{sum(times['a']) / sum(times['b']):.3f}x total "
+            f"({sum(times['a']):.2f} s vs {sum(times['b']):.2f} s); "
+            f"nodes {n_ratio:.3f}x per deal, {sum(nodes['a']) / sum(nodes['b']):.3f}x total",
+            flush=True,
+        )
     for proc in procs.values():
         assert proc.stdin is not None
         proc.stdin.close()

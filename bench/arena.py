@@ -47,42 +47,72 @@ def arena_rate(level: str, boards: int, workers: int, seed: int) -> dict[str, fl
     doc = run_arena((level, level, level), boards, seed, workers=workers)
     seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     return {
-        "deals": doc["deals"], "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
-        "deals_per_s": round(doc["deals"] / seconds, 3), "deals_per_cpu_s": round(doc["deals"] / cpu, 3),
+        "deals": doc["deals"],
+        "seconds": round(seconds, 3),
+        "cpu_seconds": round(cpu, 3),
+        "deals_per_s": round(doc["deals"] / seconds, 3),
+        "deals_per_cpu_s": round(doc["deals"] / cpu, 3),
     }
 
 
 def analyze_rate(
-    deals: int, games: tuple[Contract, ...], candidates: int, workers: int, seed: int, first: int,
+    deals: int,
+    games: tuple[Contract, ...],
+    candidates: int,
+    workers: int,
+    seed: int,
+    first: int,
     max_nodes: int,
 ) -> dict[str, float]:
     start, cpu = time.perf_counter(), cpu_seconds()
     records = run_analysis(
-        deals, seed, first=first, games=games, candidates=candidates, workers=workers,
+        deals,
+        seed,
+        first=first,
+        games=games,
+        candidates=candidates,
+        workers=workers,
         max_nodes=max_nodes,
     )
     seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     solves = sum(r["solves"] for r in records)
     unsolved = sum(g.get("unsolved", 0) for r in records for g in r["games"].values())
     return {
-        "deals": deals, "solves": solves, "unsolved": unsolved, "seconds": round(seconds, 3),
-        "cpu_seconds": round(cpu, 3), "solves_per_s": round(solves / seconds, 3),
+        "deals": deals,
+        "solves": solves,
+        "unsolved": unsolved,
+        "seconds": round(seconds, 3),
+        "cpu_seconds": round(cpu, 3),
+        "solves_per_s": round(solves / seconds, 3),
         "solves_per_cpu_s": round(solves / cpu, 3),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levels", default="easy,medium", help="arena levels (hard is slow: minutes a deal)")
-    parser.add_argument("--boards", type=int, default=40,
-                        help="arena boards per run (hard: one per worker of the largest count)")
+    parser.add_argument(
+        "--levels", default="easy,medium", help="arena levels (hard is slow: minutes a deal)"
+    )
+    parser.add_argument(
+        "--boards",
+        type=int,
+        default=40,
+        help="arena boards per run (hard: one per worker of the largest count)",
+    )
     parser.add_argument("--analyze-deals", type=int, default=4)
     parser.add_argument("--first", type=int, default=0, help="first analyzed deal")
-    parser.add_argument("--games", default="spades,hearts,no-trump",
-                        help="analyzed games (no-tricks solves can take minutes)")
+    parser.add_argument(
+        "--games",
+        default="spades,hearts,no-trump",
+        help="analyzed games (no-tricks solves can take minutes)",
+    )
     parser.add_argument("--candidates", type=int, default=2)
-    parser.add_argument("--max-nodes", type=int, default=0,
-                        help="analyze: node budget per solve (0: none; see ts358 analyze --help)")
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=0,
+        help="analyze: node budget per solve (0: none; see ts358 analyze --help)",
+    )
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--name", default="arena", help="result file name (default arena)")
@@ -101,23 +131,34 @@ def main() -> None:
             print(f"arena {level}: {workers} worker(s) {runs[str(workers)]}", flush=True)
         arena[level] = {"runs": runs}
         if "1" in runs and "2" in runs:
-            arena[level]["scaling_2_vs_1"] = round(runs["2"]["deals_per_s"] / runs["1"]["deals_per_s"], 2)
+            arena[level]["scaling_2_vs_1"] = round(
+                runs["2"]["deals_per_s"] / runs["1"]["deals_per_s"], 2
+            )
 
     analyze: dict[str, object] = {
-        "games": [g.label for g in games], "candidates": args.candidates,
-        "max_nodes": args.max_nodes, "runs": {},
+        "games": [g.label for g in games],
+        "candidates": args.candidates,
+        "max_nodes": args.max_nodes,
+        "runs": {},
     }
     if args.analyze_deals > 0:
         runs = {}
         for workers in counts:
             runs[str(workers)] = analyze_rate(
-                args.analyze_deals, games, args.candidates, workers, args.seed, args.first,
+                args.analyze_deals,
+                games,
+                args.candidates,
+                workers,
+                args.seed,
+                args.first,
                 args.max_nodes,
             )
             print(f"analyze: {workers} worker(s) {runs[str(workers)]}", flush=True)
         analyze["runs"] = runs
         if "1" in runs and "2" in runs:
-            analyze["scaling_2_vs_1"] = round(runs["2"]["solves_per_s"] / runs["1"]["solves_per_s"], 2)
+            analyze["scaling_2_vs_1"] = round(
+                runs["2"]["solves_per_s"] / runs["1"]["solves_per_s"], 2
+            )
 
     path = common.write_results(args.name, {"arena": arena, "analyze": analyze, "args": vars(args)})
     print(f"written to {path}")

@@ -70,7 +70,10 @@ def main() -> None:
         "core_random_deals_per_s": core,
         "core_target": CORE_TARGET,
         "core_meets_target": min(core.values()) >= CORE_TARGET,
-        "engine_matches_per_s": {"random": round(random_matches, 1), "medium": round(medium_matches, 1)},
+        "engine_matches_per_s": {
+            "random": round(random_matches, 1),
+            "medium": round(medium_matches, 1),
+        },
         "engine_target": ENGINE_TARGET,
         "engine_meets_target": random_matches >= ENGINE_TARGET,
         "params": vars(args),

@@ -46,11 +46,16 @@ ENDGAME_SEED = 4_242
 # ---------------------------------------------------------------------- deal sets
 
 
-def contract_deals(n: int, contract: Contract, void: VoidRule,
-                   first: int = 0) -> list[dict[str, Any]]:
+def contract_deals(
+    n: int, contract: Contract, void: VoidRule, first: int = 0
+) -> list[dict[str, Any]]:
     return [
-        {"set": contract.label, "seed": seed, "contract": contract,
-         "position": Position.random(seed, contract, void)}
+        {
+            "set": contract.label,
+            "seed": seed,
+            "contract": contract,
+            "position": Position.random(seed, contract, void),
+        }
         for seed in range(first, first + n)
     ]
 
@@ -61,8 +66,7 @@ def void_heavy_position(seed: int, contract: Contract, void: VoidRule) -> Positi
     cards = sorted(DECK)
     rng.shuffle(cards)
     weights = [
-        [0.02 if rng.random() < 0.35 else rng.uniform(0.5, 2.0) for _ in range(4)]
-        for _ in range(3)
+        [0.02 if rng.random() < 0.35 else rng.uniform(0.5, 2.0) for _ in range(4)] for _ in range(3)
     ] + [[1.0] * 4]  # the talon takes any suit
     room = [16, 16, 16, 4]
     held: list[list[Any]] = [[], [], [], []]
@@ -79,8 +83,14 @@ def void_deals(n: int, void: VoidRule) -> list[dict[str, Any]]:
     out = []
     for i in range(n):
         contract = Contract(i % 6)
-        out.append({"set": "void-heavy", "seed": VOID_SEED + i, "contract": contract,
-                    "position": void_heavy_position(VOID_SEED + i, contract, void)})
+        out.append(
+            {
+                "set": "void-heavy",
+                "seed": VOID_SEED + i,
+                "contract": contract,
+                "position": void_heavy_position(VOID_SEED + i, contract, void),
+            }
+        )
     return out
 
 
@@ -110,24 +120,46 @@ def solve_deals(deals: list[dict[str, Any]], tt_mb: int) -> list[dict[str, Any]]
         cpu = time.process_time()
         start = time.perf_counter()
         try:
-            value = solver.value(hands, int(pos.leader), [], int(pos.contract), int(pos.void),
-                                 int(Role.CHOOSER))
+            value = solver.value(
+                hands, int(pos.leader), [], int(pos.contract), int(pos.void), int(Role.CHOOSER)
+            )
         except KeyboardInterrupt:
             # Keep the slow deal in the results: its time so far is a lower bound.
-            rows.append({"set": deal["set"], "seed": deal["seed"],
-                         "contract": pos.contract.label, "unfinished": True,
-                         "ms": round((time.perf_counter() - start) * 1000, 3),
-                         "cpu_ms": round((time.process_time() - cpu) * 1000, 3),
-                         "nodes": solver.nodes, "value": None, "voids": voids_in(pos)})
+            rows.append(
+                {
+                    "set": deal["set"],
+                    "seed": deal["seed"],
+                    "contract": pos.contract.label,
+                    "unfinished": True,
+                    "ms": round((time.perf_counter() - start) * 1000, 3),
+                    "cpu_ms": round((time.process_time() - cpu) * 1000, 3),
+                    "nodes": solver.nodes,
+                    "value": None,
+                    "voids": voids_in(pos),
+                }
+            )
             print(file=sys.stderr)
             raise Interrupted(rows) from None
         ms = (time.perf_counter() - start) * 1000
         cpu_ms = (time.process_time() - cpu) * 1000
-        rows.append({"set": deal["set"], "seed": deal["seed"], "contract": pos.contract.label,
-                     "ms": round(ms, 3), "cpu_ms": round(cpu_ms, 3), "nodes": solver.nodes,
-                     "value": value, "voids": voids_in(pos)})
-        print(f"\r  {deal['set']:<11} {k + 1}/{len(deals)}  last {ms:9.1f} ms", end="",
-              file=sys.stderr, flush=True)
+        rows.append(
+            {
+                "set": deal["set"],
+                "seed": deal["seed"],
+                "contract": pos.contract.label,
+                "ms": round(ms, 3),
+                "cpu_ms": round(cpu_ms, 3),
+                "nodes": solver.nodes,
+                "value": value,
+                "voids": voids_in(pos),
+            }
+        )
+        print(
+            f"\r  {deal['set']:<11} {k + 1}/{len(deals)}  last {ms:9.1f} ms",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
     print(file=sys.stderr)
     return rows
 
@@ -172,8 +204,14 @@ def reference_speedup(positions: list[Position], tt_mb: int) -> dict[str, Any]:
     rows = []
     mismatches = 0
     for pos in positions:
-        args = (tuple(h.mask for h in pos.hands), int(pos.leader), [c.id for c in pos.trick],
-                int(pos.contract), int(pos.void), int(Role.CHOOSER))
+        args = (
+            tuple(h.mask for h in pos.hands),
+            int(pos.leader),
+            [c.id for c in pos.trick],
+            int(pos.contract),
+            int(pos.void),
+            int(Role.CHOOSER),
+        )
         start = time.perf_counter()
         ref = reference_value(*args)
         ref_ms = (time.perf_counter() - start) * 1000
@@ -182,8 +220,14 @@ def reference_speedup(positions: list[Position], tt_mb: int) -> dict[str, Any]:
         core = solver.value(*args)
         core_ms = (time.perf_counter() - start) * 1000
         mismatches += ref != core
-        rows.append({"tricks_left": pos.tricks_left, "contract": pos.contract.label,
-                     "reference_ms": ref_ms, "core_ms": core_ms})
+        rows.append(
+            {
+                "tricks_left": pos.tricks_left,
+                "contract": pos.contract.label,
+                "reference_ms": ref_ms,
+                "core_ms": core_ms,
+            }
+        )
     out: dict[str, Any] = {"positions": len(rows), "value_mismatches": mismatches}
     for size in sorted({r["tricks_left"] for r in rows}):
         sub = [r for r in rows if r["tricks_left"] == size]
@@ -205,30 +249,40 @@ def reference_speedup(positions: list[Position], tt_mb: int) -> dict[str, Any]:
 
 
 def print_table(groups: dict[str, dict[str, Any]]) -> None:
-    head = f"{'set':<12}{'n':>5}{'median ms':>11}{'p90 ms':>10}{'max ms':>11}" \
-           f"{'cpu med ms':>12}{'med nodes':>12}{'Mnodes/s':>10}"
+    head = (
+        f"{'set':<12}{'n':>5}{'median ms':>11}{'p90 ms':>10}{'max ms':>11}"
+        f"{'cpu med ms':>12}{'med nodes':>12}{'Mnodes/s':>10}"
+    )
     print(head)
     print("-" * len(head))
     for name, g in groups.items():
         rate = g["nodes_per_s"] / 1e6 if g["nodes_per_s"] else float("nan")
-        print(f"{name:<12}{g['n']:>5}{g['median_ms']:>11.1f}{g['p90_ms']:>10.1f}"
-              f"{g['max_ms']:>11.1f}{g['cpu_median_ms']:>12.1f}{g['nodes_median']:>12,.0f}"
-              f"{rate:>10.2f}")
+        print(
+            f"{name:<12}{g['n']:>5}{g['median_ms']:>11.1f}{g['p90_ms']:>10.1f}"
+            f"{g['max_ms']:>11.1f}{g['cpu_median_ms']:>12.1f}{g['nodes_median']:>12,.0f}"
+            f"{rate:>10.2f}"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
     if not hasattr(_core358, "Solver"):
-        print("bench/solver.py: the built core has no Solver (build it: "
-              "python setup.py build_ext --inplace)", file=sys.stderr)
+        print(
+            "bench/solver.py: the built core has no Solver (build it: "
+            "python setup.py build_ext --inplace)",
+            file=sys.stderr,
+        )
         return 2
     n = args.deals if args.deals is not None else (20 if args.quick else 200)
     void = VoidRule.parse(args.rules)
-    contracts = [Contract.parse(c) for c in args.contracts.split(",")] if args.contracts \
-        else list(Contract)
+    contracts = (
+        [Contract.parse(c) for c in args.contracts.split(",")] if args.contracts else list(Contract)
+    )
     tt_bytes = _core358.Solver(args.tt_mb).tt_bytes
-    print(f"solver benchmark: {n} deals per set, {void.label} rules, "
-          f"table {tt_bytes / 2**20:.0f} MiB, chooser's value, fresh table per deal",
-          file=sys.stderr)
+    print(
+        f"solver benchmark: {n} deals per set, {void.label} rules, "
+        f"table {tt_bytes / 2**20:.0f} MiB, chooser's value, fresh table per deal",
+        file=sys.stderr,
+    )
 
     rows: list[dict[str, Any]] = []
     interrupted = False
@@ -241,8 +295,10 @@ def run(args: argparse.Namespace) -> int:
         # Ctrl-C: report and save what was measured, the interrupted deal included.
         rows += exc.rows
         interrupted = True
-        print("interrupted: partial results (the unfinished deal counts with its time so far)",
-              file=sys.stderr)
+        print(
+            "interrupted: partial results (the unfinished deal counts with its time so far)",
+            file=sys.stderr,
+        )
 
     groups = {}
     if rows:  # --deals 0 runs only the reference comparison
@@ -251,9 +307,14 @@ def run(args: argparse.Namespace) -> int:
         print_table(groups)
         print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
         slowest = sorted(rows, key=lambda r: -r["ms"])[:5]
-        print("slowest: " + "; ".join(
-            f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms"
-            + (" UNFINISHED" if r.get("unfinished") else "") for r in slowest))
+        print(
+            "slowest: "
+            + "; ".join(
+                f"{r['set']} seed {r['seed']} ({r['contract']}) {r['ms']:.0f} ms"
+                + (" UNFINISHED" if r.get("unfinished") else "")
+                for r in slowest
+            )
+        )
 
     reference = None
     if args.endgames and not interrupted:
@@ -262,20 +323,28 @@ def run(args: argparse.Namespace) -> int:
         print()
         for key, val in reference.items():
             if isinstance(val, dict):
-                print(f"{key.replace('_', ' ')} left ({val['n']} positions): reference median "
-                      f"{val['reference_median_ms']:.2f} ms, core median "
-                      f"{val['core_median_ms']:.3f} ms, speed-up {val['speedup_total']:.0f}x "
-                      f"(total), {val['speedup_geomean']:.0f}x (geometric mean)")
+                print(
+                    f"{key.replace('_', ' ')} left ({val['n']} positions): reference median "
+                    f"{val['reference_median_ms']:.2f} ms, core median "
+                    f"{val['core_median_ms']:.3f} ms, speed-up {val['speedup_total']:.0f}x "
+                    f"(total), {val['speedup_geomean']:.0f}x (geometric mean)"
+                )
         if reference["value_mismatches"]:
             print(f"WARNING: {reference['value_mismatches']} values differ from the reference")
 
     data = {
         "benchmark": "solver",
         "machine": common.machine_info(),
-        "config": {"deals_per_set": n, "first_seed": args.first_seed, "rules": void.label,
-                   "tt_mb": args.tt_mb,
-                   "contracts": [c.label for c in contracts], "void_heavy": not args.no_void,
-                   "player": "chooser", "what": "Solver.value on a full deal, table cleared"},
+        "config": {
+            "deals_per_set": n,
+            "first_seed": args.first_seed,
+            "rules": void.label,
+            "tt_mb": args.tt_mb,
+            "contracts": [c.label for c in contracts],
+            "void_heavy": not args.no_void,
+            "player": "chooser",
+            "what": "Solver.value on a full deal, table cleared",
+        },
         "interrupted": interrupted,
         "unfinished": [r for r in rows if r.get("unfinished")],
         "groups": groups,
@@ -297,8 +366,10 @@ def deal_key(r: dict[str, Any]) -> tuple[str, int, str]:
 
 def set_groups(rows: list[dict[str, Any]], tt_bytes: int) -> dict[str, dict[str, Any]]:
     """The summary of each set, in order of appearance, and of all rows ("overall")."""
-    groups = {name: group_summary([r for r in rows if r["set"] == name], tt_bytes)
-              for name in dict.fromkeys(r["set"] for r in rows)}
+    groups = {
+        name: group_summary([r for r in rows if r["set"] == name], tt_bytes)
+        for name in dict.fromkeys(r["set"] for r in rows)
+    }
     groups["overall"] = group_summary(rows, tt_bytes)
     return groups
 
@@ -312,16 +383,21 @@ def merge(paths: list[str], name: str | None) -> int:
     files = [common.load_results(p) for p in paths]
     commits = [f["machine"].get("git_commit") for f in files]
     if len(set(commits)) > 1:
-        print("bench/solver.py: warning: the files come from different commits (merge only "
-              "runs whose solver code is the same for these deals)", file=sys.stderr)
+        print(
+            "bench/solver.py: warning: the files come from different commits (merge only "
+            "runs whose solver code is the same for these deals)",
+            file=sys.stderr,
+        )
     rows: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     for path, f in zip(paths, files):
         for r in f["deals"]:
             key = deal_key(r)
             if key in seen:
-                print(f"bench/solver.py: {path}: {key[0]} seed {key[1]} is in two files",
-                      file=sys.stderr)
+                print(
+                    f"bench/solver.py: {path}: {key[0]} seed {key[1]} is in two files",
+                    file=sys.stderr,
+                )
                 return 2
             seen.add(key)
             rows.append(r)
@@ -330,9 +406,12 @@ def merge(paths: list[str], name: str | None) -> int:
     first_set = rows[0]["set"]
     data = {
         **files[0],
-        "config": {**files[0]["config"], "deals_per_set": groups[first_set]["n"],
-                   "first_seed": min(r["seed"] for r in rows if r["set"] == first_set),
-                   "merged_from": [{"file": p, "git_commit": c} for p, c in zip(paths, commits)]},
+        "config": {
+            **files[0]["config"],
+            "deals_per_set": groups[first_set]["n"],
+            "first_seed": min(r["seed"] for r in rows if r["set"] == first_set),
+            "merged_from": [{"file": p, "git_commit": c} for p, c in zip(paths, commits)],
+        },
         "interrupted": any(f["interrupted"] for f in files),
         "unfinished": [u for f in files for u in f["unfinished"]],
         "groups": groups,
@@ -349,19 +428,27 @@ def compare(path_a: str, path_b: str) -> int:
     a, b = common.load_results(path_a), common.load_results(path_b)
 
     b_rows = {deal_key(r): r for r in b["deals"]}
-    pairs = [(r, b_rows[deal_key(r)]) for r in a["deals"]
-             if deal_key(r) in b_rows and not r.get("unfinished")
-             and not b_rows[deal_key(r)].get("unfinished")]
+    pairs = [
+        (r, b_rows[deal_key(r)])
+        for r in a["deals"]
+        if deal_key(r) in b_rows
+        and not r.get("unfinished")
+        and not b_rows[deal_key(r)].get("unfinished")
+    ]
     if not pairs:
         print("bench/solver.py: the two files have no deal in common", file=sys.stderr)
         return 2
     differ = sum(1 for ra, rb in pairs if ra["value"] != rb["value"])
     print(f"A = {path_a} ({(a['machine'].get('git_commit') or '?')[:10]})")
     print(f"B = {path_b} ({(b['machine'].get('git_commit') or '?')[:10]})")
-    print(f"{len(pairs)} deals in common; ratio = A ms / B ms (above 1: B is faster); nodes: "
-          "A nodes / B nodes (above 1: B searched fewer)")
-    head = (f"{'set':<12}{'n':>5}{'median ratio':>14}{'geomean':>10}{'A total s':>11}"
-            f"{'B total s':>11}{'nodes geomean':>15}{'nodes total':>13}")
+    print(
+        f"{len(pairs)} deals in common; ratio = A ms / B ms (above 1: B is faster); nodes: "
+        "A nodes / B nodes (above 1: B searched fewer)"
+    )
+    head = (
+        f"{'set':<12}{'n':>5}{'median ratio':>14}{'geomean':>10}{'A total s':>11}"
+        f"{'B total s':>11}{'nodes geomean':>15}{'nodes total':>13}"
+    )
     print(head)
     print("-" * len(head))
     sets = list(dict.fromkeys(ra["set"] for ra, _ in pairs)) + ["overall"]
@@ -370,12 +457,14 @@ def compare(path_a: str, path_b: str) -> int:
         ratios = [ra["ms"] / rb["ms"] for ra, rb in sub if rb["ms"] > 0]
         node_ratios = [ra["nodes"] / rb["nodes"] for ra, rb in sub if ra["nodes"] and rb["nodes"]]
         nodes_b = sum(rb["nodes"] for _, rb in sub)
-        print(f"{name:<12}{len(sub):>5}{common.percentile(ratios, 50):>14.2f}"
-              f"{common.geometric_mean(ratios):>10.2f}"
-              f"{sum(ra['ms'] for ra, _ in sub) / 1000:>11.1f}"
-              f"{sum(rb['ms'] for _, rb in sub) / 1000:>11.1f}"
-              f"{common.geometric_mean(node_ratios):>15.3f}"
-              f"{sum(ra['nodes'] for ra, _ in sub) / nodes_b if nodes_b else float('nan'):>13.3f}")
+        print(
+            f"{name:<12}{len(sub):>5}{common.percentile(ratios, 50):>14.2f}"
+            f"{common.geometric_mean(ratios):>10.2f}"
+            f"{sum(ra['ms'] for ra, _ in sub) / 1000:>11.1f}"
+            f"{sum(rb['ms'] for _, rb in sub) / 1000:>11.1f}"
+            f"{common.geometric_mean(node_ratios):>15.3f}"
+            f"{sum(ra['nodes'] for ra, _ in sub) / nodes_b if nodes_b else float('nan'):>13.3f}"
+        )
     if differ:
         print(f"WARNING: {differ} deals have different values in A and B")
     return 0
@@ -383,32 +472,57 @@ def compare(path_a: str, path_b: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="bench/solver.py", description=__doc__.split("\n\n")[0],
+        prog="bench/solver.py",
+        description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--quick", action="store_true", help="20 deals per set")
     parser.add_argument("--deals", type=int, metavar="N", help="deals per set (default 200)")
-    parser.add_argument("--first-seed", type=int, default=0, metavar="K",
-                        help="per-contract sets use seeds K .. K+N-1 (default 0), so that "
-                             "two runs can share one set between two cores (see --merge)")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        metavar="K",
+        help="per-contract sets use seeds K .. K+N-1 (default 0), so that "
+        "two runs can share one set between two cores (see --merge)",
+    )
     parser.add_argument("--rules", default="house", help="house (default) or kurnik")
-    parser.add_argument("--contracts", metavar="LIST",
-                        help="comma-separated contracts (default: all six)")
+    parser.add_argument(
+        "--contracts", metavar="LIST", help="comma-separated contracts (default: all six)"
+    )
     parser.add_argument("--no-void", action="store_true", help="skip the void-heavy set")
-    parser.add_argument("--only-void", action="store_true",
-                        help="only the void-heavy set (no per-contract sets)")
-    parser.add_argument("--tt-mb", type=int, default=64, metavar="N",
-                        help="table size in MB (default 64)")
-    parser.add_argument("--endgames", type=int, default=12, metavar="N",
-                        help="endgames per size (3 and 4 tricks left) timed against the "
-                             "reference solver (default 12; 0 skips)")
-    parser.add_argument("--name", help="result file name under bench/results/, or a path "
-                        "(default solver / solver-quick; the date and .json are added)")
-    parser.add_argument("--merge", nargs="+", metavar="FILE.json",
-                        help="combine result files over disjoint deals (e.g. runs with "
-                             "different --first-seed) into one, written under --name, and exit")
-    parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
-                        help="print the per-deal speed ratio of two result files and exit")
+    parser.add_argument(
+        "--only-void", action="store_true", help="only the void-heavy set (no per-contract sets)"
+    )
+    parser.add_argument(
+        "--tt-mb", type=int, default=64, metavar="N", help="table size in MB (default 64)"
+    )
+    parser.add_argument(
+        "--endgames",
+        type=int,
+        default=12,
+        metavar="N",
+        help="endgames per size (3 and 4 tricks left) timed against the "
+        "reference solver (default 12; 0 skips)",
+    )
+    parser.add_argument(
+        "--name",
+        help="result file name under bench/results/, or a path "
+        "(default solver / solver-quick; the date and .json are added)",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="FILE.json",
+        help="combine result files over disjoint deals (e.g. runs with "
+        "different --first-seed) into one, written under --name, and exit",
+    )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A.json", "B.json"),
+        help="print the per-deal speed ratio of two result files and exit",
+    )
     args = parser.parse_args(argv)
     # Ctrl-C must reach the run even when started from a job that ignores SIGINT.
     signal.signal(signal.SIGINT, signal.default_int_handler)

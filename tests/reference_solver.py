@@ -68,8 +68,16 @@ def _winner(trick: Sequence[int], contract: int) -> int:
     return max((i for i, c in enumerate(trick) if _suit(c) == led), key=lambda i: _rank(trick[i]))
 
 
-def _minimax(hands: list[list[int]], leader: int, trick: list[int], contract: int,
-             void_rule: int, player: int, alpha: int, beta: int) -> int:
+def _minimax(
+    hands: list[list[int]],
+    leader: int,
+    trick: list[int],
+    contract: int,
+    void_rule: int,
+    player: int,
+    alpha: int,
+    beta: int,
+) -> int:
     """Player's tricks from here (trick in progress included), alpha-beta in (alpha, beta)."""
     mover = (leader + len(trick)) % 3
     if not trick and not hands[mover]:
@@ -83,8 +91,9 @@ def _minimax(hands: list[list[int]], leader: int, trick: list[int], contract: in
         if len(trick) == 3:
             win_seat = (leader + _winner(trick, contract)) % 3
             gain = 1 if win_seat == player else 0
-            v = gain + _minimax(hands, win_seat, [], contract, void_rule, player,
-                                alpha - gain, beta - gain)
+            v = gain + _minimax(
+                hands, win_seat, [], contract, void_rule, player, alpha - gain, beta - gain
+            )
         else:
             v = _minimax(hands, leader, trick, contract, void_rule, player, alpha, beta)
         trick.pop()
@@ -101,22 +110,31 @@ def _minimax(hands: list[list[int]], leader: int, trick: list[int], contract: in
     return best
 
 
-def _setup(hands: Sequence[int], leader: int, trick: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+def _setup(
+    hands: Sequence[int], leader: int, trick: Sequence[int]
+) -> tuple[list[list[int]], list[int]]:
     if len(hands) != 3 or not 0 <= leader <= 2 or len(trick) > 2:
         raise ValueError("bad position")
     lists = [_cards(int(h)) for h in hands]
     return lists, [int(c) for c in trick]
 
 
-def reference_value(hands: Sequence[int], leader: int, trick: Sequence[int], contract: int,
-                    void_rule: int, player: int) -> int:
+def reference_value(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    contract: int,
+    void_rule: int,
+    player: int,
+) -> int:
     """The player's double-dummy value (see the module docstring)."""
     lists, tr = _setup(hands, leader, trick)
     return _minimax(lists, leader, tr, contract, void_rule, player, -1, 99)
 
 
-def reference_move_values(hands: Sequence[int], leader: int, trick: Sequence[int],
-                          contract: int, void_rule: int) -> list[tuple[int, int]]:
+def reference_move_values(
+    hands: Sequence[int], leader: int, trick: Sequence[int], contract: int, void_rule: int
+) -> list[tuple[int, int]]:
     """(card, mover's value after playing it) for every legal card of the mover."""
     lists, tr = _setup(hands, leader, trick)
     mover = (leader + len(tr)) % 3

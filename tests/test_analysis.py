@@ -37,7 +37,9 @@ def test_positions_follow_the_play(seed):
             all_cards = all_cards | h
         assert len(all_cards) == 48 and not (all_cards & result.discard)
         # Each position's player to move is the seat that played the next card.
-        for (n, s, pos), (trick_n, index) in zip(positions, [(t, i) for t in range(16) for i in range(3)]):
+        for (n, s, pos), (trick_n, index) in zip(
+            positions, [(t, i) for t in range(16) for i in range(3)]
+        ):
             trick = result.tricks[trick_n]
             assert s == trick.seat_of(index)
             assert pos.to_move == Role((s - result.dealer - 1) % 3)
@@ -50,8 +52,11 @@ def test_positions_follow_the_play(seed):
 def ref_values(pos):
     hands = [h.mask for h in pos.hands]
     trick = [c.id for c in pos.trick]
-    return [pos.taken[r] + reference_value(hands, int(pos.leader), trick, int(pos.contract), int(pos.void), int(r))
-            for r in Role]
+    return [
+        pos.taken[r]
+        + reference_value(hands, int(pos.leader), trick, int(pos.contract), int(pos.void), int(r))
+        for r in Role
+    ]
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6])
@@ -65,7 +70,11 @@ def test_endgame_values_and_reviews_match_the_reference(seed):
         role = [Role((s - result.dealer - 1) % 3) for s in range(3)]
         starts = {n: p for n, s, p in play_positions(result, rules.void) if not p.trick}
         for v in analysis.values:
-            expected = ref_values(starts[v.number]) if v.number <= 16 else [starts[17].taken[r] for r in Role]
+            expected = (
+                ref_values(starts[v.number])
+                if v.number <= 16
+                else [starts[17].taken[r] for r in Role]
+            )
             assert v.tricks == tuple(expected[role[s]] for s in range(3))
             assert v.scores == tuple(role[s].score(result.game, v.tricks[s]) for s in range(3))
         assert analysis.values[-1].tricks == result.taken
@@ -75,8 +84,15 @@ def test_endgame_values_and_reviews_match_the_reference(seed):
         before = {(n, s): p for n, s, p in play_positions(result, rules.void)}
         for r in analysis.reviews:
             pos = before[(r.trick, r.seat)]
-            ref = dict(reference_move_values([h.mask for h in pos.hands], int(pos.leader),
-                                             [c.id for c in pos.trick], int(pos.contract), int(pos.void)))
+            ref = dict(
+                reference_move_values(
+                    [h.mask for h in pos.hands],
+                    int(pos.leader),
+                    [c.id for c in pos.trick],
+                    int(pos.contract),
+                    int(pos.void),
+                )
+            )
             mover = role[r.seat]
             scores = {cid: mover.score(result.game, pos.taken[mover] + v) for cid, v in ref.items()}
             assert r.score == scores[r.card.id]

@@ -31,8 +31,18 @@ from ts358.solve import solve
 WORKLOAD = ["--deals", "2", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2"]
 # Five deals, so that one worker runs chunks of two deals and two workers chunks of one.
 BUDGETED = [
-    "--deals", "5", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2",
-    "--max-nodes", "100000",
+    "--deals",
+    "5",
+    "--first",
+    "6",
+    "--seed",
+    "2",
+    "--games",
+    "hearts",
+    "--candidates",
+    "2",
+    "--max-nodes",
+    "100000",
 ]
 
 
@@ -107,7 +117,11 @@ def test_record_values_agree_with_the_public_solver(record):
     entry = record["games"]["hearts"]
     position = Position(
         "hearts",
-        (twenty - CardSet.parse(entry["discard"]), CardSet.parse(hands["third"]), CardSet.parse(hands["dealer"])),
+        (
+            twenty - CardSet.parse(entry["discard"]),
+            CardSet.parse(hands["third"]),
+            CardSet.parse(hands["dealer"]),
+        ),
     )
     result = solve(position, moves=False, tt_mb=16)
     for role in Role:
@@ -120,7 +134,9 @@ def test_the_kept_discard_is_the_best_candidate(record):
     hands = record["hands"]
     others = (CardSet.parse(hands["third"]), CardSet.parse(hands["dealer"]))
     scores = []
-    for candidate in discard_candidates(view.options, Contract.HEARTS, HeuristicPlayer().discard(view), 2):
+    for candidate in discard_candidates(
+        view.options, Contract.HEARTS, HeuristicPlayer().discard(view), 2
+    ):
         position = Position("hearts", (view.options - candidate, *others))
         scores.append(solve(position, player=Role.CHOOSER, moves=False, tt_mb=16).players[0].score)
     assert record["games"]["hearts"]["chooser"]["score"] == max(scores)
@@ -146,12 +162,16 @@ class StoppingSolver:
         self.log.append(player)
         if self.stop(hands, player):
             raise _core358.SearchLimit("stopped by the test")
-        return self.solver.value(hands, leader, trick, contract, void_rule, player, max_nodes=max_nodes)
+        return self.solver.value(
+            hands, leader, trick, contract, void_rule, player, max_nodes=max_nodes
+        )
 
 
 def analyze_stopping(stop):
     solver = StoppingSolver(stop)
-    return analyze_deal(2, 6, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=10**12), solver
+    return analyze_deal(
+        2, 6, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=10**12
+    ), solver
 
 
 def test_a_large_budget_changes_nothing_but_the_max_nodes_key(record):
@@ -173,10 +193,14 @@ def test_a_stopped_role_is_null(record):
 
 def test_a_stopped_candidate_is_skipped():
     view = chooser_view(2, 6, Contract.HEARTS)
-    first, second = discard_candidates(view.options, Contract.HEARTS, HeuristicPlayer().discard(view), 2)
+    first, second = discard_candidates(
+        view.options, Contract.HEARTS, HeuristicPlayer().discard(view), 2
+    )
     budgeted, _ = analyze_stopping(lambda hands, player: hands[0] == (view.options - first).mask)
     entry = budgeted["games"]["hearts"]
-    assert CardSet.parse(entry["discard"]) == second and entry["tried"] == 2 and entry["unsolved"] == 1
+    assert (
+        CardSet.parse(entry["discard"]) == second and entry["tried"] == 2 and entry["unsolved"] == 1
+    )
     others = (CardSet.parse(budgeted["hands"]["third"]), CardSet.parse(budgeted["hands"]["dealer"]))
     position = Position("hearts", (view.options - second, *others))
     chooser = solve(position, player=Role.CHOOSER, moves=False, tt_mb=16).players[0]
@@ -188,7 +212,13 @@ def test_when_every_candidate_stops_there_is_no_discard():
     budgeted, solver = analyze_stopping(lambda hands, player: player == Role.CHOOSER)
     entry = budgeted["games"]["hearts"]
     assert entry == {
-        "discard": None, "tried": 2, "chooser": None, "third": None, "dealer": None, "made": None, "unsolved": 2,
+        "discard": None,
+        "tried": 2,
+        "chooser": None,
+        "third": None,
+        "dealer": None,
+        "made": None,
+        "unsolved": 2,
     }
     assert solver.log == ["clear", Role.CHOOSER, Role.CHOOSER]  # the third and dealer not tried
     assert budgeted["solves"] == 2
@@ -217,7 +247,9 @@ def budgeted_lines():
 
 
 def test_a_tiny_budget_gives_nulls_that_the_summary_leaves_out():
-    records = run_analysis(2, 2, first=6, games=[Contract.HEARTS], candidates=2, workers=1, max_nodes=1)
+    records = run_analysis(
+        2, 2, first=6, games=[Contract.HEARTS], candidates=2, workers=1, max_nodes=1
+    )
     assert all(r["max_nodes"] == 1 for r in records)
     entries = [r["games"]["hearts"] for r in records]
     assert any("unsolved" in e for e in entries)
@@ -238,9 +270,13 @@ def test_a_tiny_budget_gives_nulls_that_the_summary_leaves_out():
 
 def test_budgeted_values_are_exact_and_the_summary_counts_the_unsolved(budgeted_lines):
     records = [json.loads(line) for line in budgeted_lines]
-    assert [r["deal"] for r in records] == [6, 7, 8, 9, 10] and all(r["max_nodes"] == 100_000 for r in records)
+    assert [r["deal"] for r in records] == [6, 7, 8, 9, 10] and all(
+        r["max_nodes"] == 100_000 for r in records
+    )
     entries = [r["games"]["hearts"] for r in records]
-    assert any(e["chooser"] is None for e in entries) and any(e["chooser"] is not None for e in entries)
+    assert any(e["chooser"] is None for e in entries) and any(
+        e["chooser"] is not None for e in entries
+    )
     for record, entry in zip(records, entries):
         if entry["discard"] is None:
             assert entry["chooser"] is entry["made"] is entry["third"] is entry["dealer"] is None
@@ -297,7 +333,9 @@ def _record(first_six, longest, length, games, max_nodes=0):
         "discard": "best of 3 rule-of-thumb candidates",
         "games": {
             label: {
-                "chooser": _score(c), "third": _score(t), "dealer": _score(d),
+                "chooser": _score(c),
+                "third": _score(t),
+                "dealer": _score(d),
                 "made": None if c is None else c >= 0,
             }
             for label, (c, t, d) in games.items()
@@ -310,9 +348,19 @@ def _record(first_six, longest, length, games, max_nodes=0):
 
 RECORDS = [
     # Three hearts and two spades among the first six.
-    _record("2H 3H 4H 2S 3S 2D", "hearts", 3, {"hearts": (1, -3, 0), "spades": (-2, 1, 0), "no-trump": (-1, 0, 0)}),
+    _record(
+        "2H 3H 4H 2S 3S 2D",
+        "hearts",
+        3,
+        {"hearts": (1, -3, 0), "spades": (-2, 1, 0), "no-trump": (-1, 0, 0)},
+    ),
     # Three hearts again; this time hearts fails and no-trump makes.
-    _record("5H 6H 7H AS KS QD", "hearts", 3, {"hearts": (-1, 0, 1), "spades": (-3, 2, 1), "no-trump": (0, -1, -1)}),
+    _record(
+        "5H 6H 7H AS KS QD",
+        "hearts",
+        3,
+        {"hearts": (-1, 0, 1), "spades": (-3, 2, 1), "no-trump": (0, -1, -1)},
+    ),
     # Four clubs; clubs not analyzed, only hearts (no hearts in the six).
     _record("2C 3C 4C 5C 2D 3D", "clubs", 4, {"hearts": (-4, 2, 2)}),
 ]
@@ -323,12 +371,30 @@ def test_summary_worked_by_hand():
     assert table["deals"] == 3 and table["discard"] == ["best of 3 rule-of-thumb candidates"]
     games = {row["game"]: row for row in table["games"]}
     assert [row["game"] for row in table["games"]] == ["spades", "hearts", "no-trump"]
-    assert games["hearts"]["deals"] == 3 and games["hearts"]["made"] == pytest.approx(1 / 3, abs=1e-4)
-    assert games["hearts"]["mean_score"] == pytest.approx({"chooser": -4 / 3, "third": -1 / 3, "dealer": 1}, abs=1e-4)
+    assert games["hearts"]["deals"] == 3 and games["hearts"]["made"] == pytest.approx(
+        1 / 3, abs=1e-4
+    )
+    assert games["hearts"]["mean_score"] == pytest.approx(
+        {"chooser": -4 / 3, "third": -1 / 3, "dealer": 1}, abs=1e-4
+    )
     assert games["spades"]["made"] == 0 and games["no-trump"]["made"] == 0.5
     longest = {row["length"]: row for row in table["by_longest"]}
-    assert longest[3] == {"length": 3, "deals": 2, "trump": 0.5, "no-trump": 0.5, "no-tricks": None, "any": 1.0}
-    assert longest[4] == {"length": 4, "deals": 1, "trump": None, "no-trump": None, "no-tricks": None, "any": 0.0}
+    assert longest[3] == {
+        "length": 3,
+        "deals": 2,
+        "trump": 0.5,
+        "no-trump": 0.5,
+        "no-tricks": None,
+        "any": 1.0,
+    }
+    assert longest[4] == {
+        "length": 4,
+        "deals": 1,
+        "trump": None,
+        "no-trump": None,
+        "no-tricks": None,
+        "any": 0.0,
+    }
     trumps = {row["trumps"]: row for row in table["by_trumps"]}
     # Hearts with 3 trumps twice (made once), spades with 2 trumps twice (never), hearts with 0.
     assert trumps[3] == {"trumps": 3, "observations": 2, "made": 0.5, "mean_score": 0.0}
@@ -340,11 +406,20 @@ def test_summary_worked_by_hand():
 UNSOLVED = [
     # Hearts and no-trump without a chooser value; spades without the third's.
     _record(
-        "2H 3H 4H 5H 2S 3D", "hearts", 4,
-        {"hearts": (None, None, None), "spades": (1, None, -2), "no-trump": (None, None, None)}, 1000,
+        "2H 3H 4H 5H 2S 3D",
+        "hearts",
+        4,
+        {"hearts": (None, None, None), "spades": (1, None, -2), "no-trump": (None, None, None)},
+        1000,
     ),
     # Hearts fails, no-trump unknown: whether any game is made is unknown.
-    _record("6H 7H 8H 9H TH 4D", "hearts", 5, {"hearts": (-1, 0, 0), "no-trump": (None, None, None)}, 1000),
+    _record(
+        "6H 7H 8H 9H TH 4D",
+        "hearts",
+        5,
+        {"hearts": (-1, 0, 0), "no-trump": (None, None, None)},
+        1000,
+    ),
 ]
 
 
@@ -357,15 +432,36 @@ def test_summary_leaves_out_unsolved_values_worked_by_hand():
     assert hearts["mean_score"] == {"chooser": -1.25, "third": -0.25, "dealer": 0.75}
     assert (spades["deals"], spades["unsolved"]) == (3, 0)
     assert spades["made"] == pytest.approx(1 / 3, abs=1e-4)
-    assert spades["mean_score"] == pytest.approx({"chooser": -4 / 3, "third": 1.5, "dealer": -1 / 3}, abs=1e-4)
+    assert spades["mean_score"] == pytest.approx(
+        {"chooser": -4 / 3, "third": 1.5, "dealer": -1 / 3}, abs=1e-4
+    )
     assert (no_trump["deals"], no_trump["unsolved"], no_trump["made"]) == (4, 2, 0.5)
     assert no_trump["mean_score"] == {"chooser": -0.5, "third": -0.5, "dealer": -0.5}
     longest = {row["length"]: row for row in table["by_longest"]}
     # Length 4: clubs not analyzed; hearts unsolved; spades made, so some game is.
-    assert longest[4] == {"length": 4, "deals": 2, "trump": None, "no-trump": None, "no-tricks": None, "any": 0.5}
-    assert longest[5] == {"length": 5, "deals": 1, "trump": 0.0, "no-trump": None, "no-tricks": None, "any": None}
+    assert longest[4] == {
+        "length": 4,
+        "deals": 2,
+        "trump": None,
+        "no-trump": None,
+        "no-tricks": None,
+        "any": 0.5,
+    }
+    assert longest[5] == {
+        "length": 5,
+        "deals": 1,
+        "trump": 0.0,
+        "no-trump": None,
+        "no-tricks": None,
+        "any": None,
+    }
     trumps = {row["trumps"]: row for row in table["by_trumps"]}
-    assert trumps[1] == {"trumps": 1, "observations": 1, "made": 1.0, "mean_score": 1.0}  # spades only
+    assert trumps[1] == {
+        "trumps": 1,
+        "observations": 1,
+        "made": 1.0,
+        "mean_score": 1.0,
+    }  # spades only
     assert trumps[5] == {"trumps": 5, "observations": 1, "made": 0.0, "mean_score": -1.0}
     assert 4 not in trumps
     assert [g["unsolved"] for g in summarize(RECORDS)["games"]] == [0, 0, 0]

@@ -98,20 +98,44 @@ def test_player_seeds_depend_on_board_permutation_and_seat_only():
     board = make_board(4, 1)
     first = play_board(board, ("easy", "medium", "medium"), 4, factory)
     seats = [c for c, _ in calls]
-    assert seats == [level for perm in seat_permutations(("easy", "medium", "medium")) for level in perm]
+    assert seats == [
+        level for perm in seat_permutations(("easy", "medium", "medium")) for level in perm
+    ]
     assert len({seed for _, seed in calls}) == 9
     again = []
-    second = play_board(board, ("easy", "medium", "medium"), 4, lambda c, s: again.append((c, s)) or make_player(c, s))
+    second = play_board(
+        board,
+        ("easy", "medium", "medium"),
+        4,
+        lambda c, s: again.append((c, s)) or make_player(c, s),
+    )
     assert again == calls and second.scores == first.scores
     other = []
-    play_board(board, ("easy", "medium", "medium"), 5, lambda c, s: other.append((c, s)) or make_player(c, s))
+    play_board(
+        board,
+        ("easy", "medium", "medium"),
+        5,
+        lambda c, s: other.append((c, s)) or make_player(c, s),
+    )
     assert {s for _, s in other}.isdisjoint(s for _, s in calls)
 
 
 # ---------------------------------------------------------------------- statistics
 
 
-@pytest.mark.parametrize("df,value", [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (10, 2.228), (30, 2.042), (120, 1.980)])
+@pytest.mark.parametrize(
+    "df,value",
+    [
+        (1, 12.706),
+        (2, 4.303),
+        (3, 3.182),
+        (4, 2.776),
+        (5, 2.571),
+        (10, 2.228),
+        (30, 2.042),
+        (120, 1.980),
+    ],
+)
 def test_t_quantile_matches_the_printed_table(df, value):
     assert t_quantile(0.975, df) == pytest.approx(value, abs=0.004)
 
@@ -119,10 +143,20 @@ def test_t_quantile_matches_the_printed_table(df, value):
 def test_summary_worked_by_hand():
     # Seatings in order: (A,B,B), (B,A,B), (B,B,A).
     boards = [
-        BoardOutcome(0, 1, ((2, -1, -1), (1, 1, -2), (0, 0, 0)), ("hearts",) * 3,
-                     {"A": TimeHistogram([0.001, 0.003]), "B": TimeHistogram([0.002])}),
-        BoardOutcome(1, 2, ((-2, 1, 1), (0, -3, 3), (1, 2, -3)), ("spades",) * 3,
-                     {"A": TimeHistogram([0.010]), "B": TimeHistogram()}),
+        BoardOutcome(
+            0,
+            1,
+            ((2, -1, -1), (1, 1, -2), (0, 0, 0)),
+            ("hearts",) * 3,
+            {"A": TimeHistogram([0.001, 0.003]), "B": TimeHistogram([0.002])},
+        ),
+        BoardOutcome(
+            1,
+            2,
+            ((-2, 1, 1), (0, -3, 3), (1, 2, -3)),
+            ("spades",) * 3,
+            {"A": TimeHistogram([0.010]), "B": TimeHistogram()},
+        ),
     ]
     doc = summarize(("A", "B", "B"), list(reversed(boards)))  # order given doesn't matter
     a, b = doc["results"]
@@ -130,7 +164,7 @@ def test_summary_worked_by_hand():
     assert doc["boards"] == 2 and doc["permutations"] == 3 and doc["deals"] == 6
     # A per board: (2 + 1 + 0)/3 = 1 and (-2 - 3 - 3)/3 = -8/3.
     assert a["mean"] == pytest.approx(-5 / 6, abs=1e-4)
-    half = 12.706 * (11 / 3) / 2 ** 0.5 / 2 ** 0.5
+    half = 12.706 * (11 / 3) / 2**0.5 / 2**0.5
     assert a["ci95"] == pytest.approx([-5 / 6 - half, -5 / 6 + half], abs=0.01)
     # B per board: (-1 - 1 + 1 - 2 + 0 + 0)/6 = -1/2 and (1 + 1 + 0 + 3 + 1 + 2)/6 = 4/3.
     assert b["mean"] == pytest.approx(5 / 12, abs=1e-4)
@@ -203,8 +237,16 @@ def test_same_results_on_a_dask_cluster(local_doc):
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:
         result = invoke(
-            "arena", "--players", "medium,easy,easy", "--deals", "8", "--seed", "11",
-            "--scheduler", cluster.scheduler_address, "--json",
+            "arena",
+            "--players",
+            "medium,easy,easy",
+            "--deals",
+            "8",
+            "--seed",
+            "11",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--json",
         )
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
@@ -216,16 +258,27 @@ def test_same_results_on_a_dask_cluster(local_doc):
 
 
 def test_cli_json_matches_the_api_and_keeps_streams_apart(local_doc):
-    result = invoke("arena", "--players", "medium,easy,easy", "--deals", "8", "--seed", "11",
-                    "--workers", "1", "--json")
+    result = invoke(
+        "arena",
+        "--players",
+        "medium,easy,easy",
+        "--deals",
+        "8",
+        "--seed",
+        "11",
+        "--workers",
+        "1",
+        "--json",
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
     assert reproducible(json.loads(result.stdout)) == reproducible(local_doc)
 
 
 def test_cli_table():
-    result = invoke("arena", "--players", "easy,medium,easy", "--deals", "2", "--seed", "3",
-                    "--workers", "1")
+    result = invoke(
+        "arena", "--players", "easy,medium,easy", "--deals", "2", "--seed", "3", "--workers", "1"
+    )
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "medium" in out and "easy" in out and "95% CI" in out
@@ -263,9 +316,25 @@ def test_progress_bar_on_a_terminal_and_clean_json_on_stdout():
     env = dict(os.environ, COLUMNS="100", TERM="xterm")
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ts358", "arena", "--players", "medium,easy,easy", "--deals", "4",
-         "--seed", "1", "--workers", "1", "--json"],
-        stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=env,
+        [
+            sys.executable,
+            "-m",
+            "ts358",
+            "arena",
+            "--players",
+            "medium,easy,easy",
+            "--deals",
+            "4",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        env=env,
     )
     os.close(slave)
     terminal = read_until_closed(master)

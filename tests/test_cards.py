@@ -92,7 +92,9 @@ def test_hand_notation_accepts_10_lowercase_and_empty_voids():
 
 
 def test_hand_accepts_a_list_of_cards():
-    assert CardSet.parse("AS, 10H Q♥") == CardSet([Card.parse("AS"), Card.parse("TH"), Card.parse("QH")])
+    assert CardSet.parse("AS, 10H Q♥") == CardSet(
+        [Card.parse("AS"), Card.parse("TH"), Card.parse("QH")]
+    )
 
 
 @pytest.mark.parametrize(

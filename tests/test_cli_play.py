@@ -23,7 +23,9 @@ def invoke(*args):
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_auto_match_writes_a_record_that_replays(tmp_path, level):
     path = tmp_path / "match.json"
-    result = invoke("--auto", "--deals", "3", "--seed", "12", "--level", level, "--record", str(path))
+    result = invoke(
+        "--auto", "--deals", "3", "--seed", "12", "--level", level, "--record", str(path)
+    )
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     record = load_record(path)
@@ -39,7 +41,10 @@ def test_auto_match_writes_a_record_that_replays(tmp_path, level):
     names = record["players"]
     standings = out.split("Final standings:")[1]
     for seat, name in enumerate(names):
-        assert re.search(rf"{match.standings()[seat]}\. {name}\s+{re.escape(f'{match.totals[seat]:+d}')}", standings)
+        assert re.search(
+            rf"{match.standings()[seat]}\. {name}\s+{re.escape(f'{match.totals[seat]:+d}')}",
+            standings,
+        )
     assert "Record written" in result.stderr
 
 
@@ -51,7 +56,9 @@ def test_same_seed_same_output():
 
 def test_kurnik_rules(tmp_path):
     path = tmp_path / "k.json"
-    result = invoke("--auto", "--deals", "3", "--seed", "2", "--rules", "kurnik", "--record", str(path))
+    result = invoke(
+        "--auto", "--deals", "3", "--seed", "2", "--rules", "kurnik", "--record", str(path)
+    )
     assert result.exit_code == 0
     assert load_record(path)["rules"]["void"] == "kurnik"
 
@@ -68,7 +75,10 @@ def test_kurnik_rules(tmp_path):
         (["--resume", "/nonexistent/save.json"], "can't read the save"),
         (["--resume", "last"], "no saved match"),
         (["--auto", "--rules", "strict"], "--rules"),
-        (["--auto", "--deals", "3", "--seed", "1", "--record", "/nonexistent/dir/m.json"], "record"),
+        (
+            ["--auto", "--deals", "3", "--seed", "1", "--record", "/nonexistent/dir/m.json"],
+            "record",
+        ),
     ],
 )
 def test_bad_options_one_line_exit_2(args, message):
@@ -102,7 +112,6 @@ FAST_LEVELS = [lv for lv in ("easy", "medium") if lv in available_levels()]
 ALL_LEVELS = FAST_LEVELS + [
     pytest.param("hard", marks=pytest.mark.slow) for lv in ("hard",) if lv in available_levels()
 ]
-
 
 
 def _legal(view, decision):
@@ -145,7 +154,7 @@ def _shuffle_into(rng, pool, sizes):
     rng.shuffle(pool)
     out, start = [], 0
     for size in sizes:
-        out.append(pool[start:start + size])
+        out.append(pool[start : start + size])
         start += size
     return out
 
@@ -162,7 +171,10 @@ def _twins(seed, rng):
     pairs = []
 
     def twin_deal(new_hands, new_talon):
-        return Deal(DealSetup(1, dealer, tuple(tuple(h) for h in new_hands), tuple(new_talon)), Rules(length=3))
+        return Deal(
+            DealSetup(1, dealer, tuple(tuple(h) for h in new_hands), tuple(new_talon)),
+            Rules(length=3),
+        )
 
     # 1. The choice: the chooser sees only their first six.
     first_six = hands[chooser][:6]

@@ -72,8 +72,13 @@ def files(tmp_path, monkeypatch):
 def expected(text):
     """Values computed with the reference solver: ({role: (tricks, score)}, [(card, tricks, score)])."""
     pos = Position.from_toml(text)
-    args = (tuple(h.mask for h in pos.hands), int(pos.leader), [c.id for c in pos.trick],
-            int(pos.contract), int(pos.void))
+    args = (
+        tuple(h.mask for h in pos.hands),
+        int(pos.leader),
+        [c.id for c in pos.trick],
+        int(pos.contract),
+        int(pos.void),
+    )
 
     def score(role, tricks):
         if pos.contract is Contract.NO_TRICKS:
@@ -216,8 +221,10 @@ GOOD_HANDS = '[hands]\nchooser = "AK.-.-.-"\nthird = "QJ.-.-.-"\ndealer = "-.2.-
 
 BAD_FILES = {
     "not-toml": ('contract = "hearts\n', "not TOML"),
-    "missing-hand": ('contract = "hearts"\n[hands]\nchooser = "A.-.-.-"\ndealer = "K.-.-.-"\n',
-                     "hands.third:"),
+    "missing-hand": (
+        'contract = "hearts"\n[hands]\nchooser = "A.-.-.-"\ndealer = "K.-.-.-"\n',
+        "hands.third:",
+    ),
     "unknown-contract": ('contract = "trumps"\n' + GOOD_HANDS, "contract:"),
     "unknown-role": ('contract = "hearts"\nlead = "north"\n' + GOOD_HANDS, "lead:"),
     "unknown-rules": ('contract = "hearts"\nrules = "bridge"\n' + GOOD_HANDS, "rules:"),
@@ -225,11 +232,13 @@ BAD_FILES = {
     "bad-card": ('contract = "hearts"\n' + GOOD_HANDS.replace("QJ", "QX"), "hands.third:"),
     "duplicate-card": ('contract = "hearts"\n' + GOOD_HANDS.replace("QJ", "QK"), "hands.third:"),
     "hand-sizes": ('contract = "hearts"\n' + GOOD_HANDS.replace("QJ", "QJT"), "hands.third:"),
-    "illegal-trick": ('contract = "hearts"\n'
-                      '[hands]\nchooser = "K.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.3"\n'
-                      '[trick]\nleader = "chooser"\ncards = ["AS", "4C"]\n', "trick.cards:"),
-    "taken-range": ('contract = "hearts"\n' + GOOD_HANDS + "[taken]\nthird = -2\n",
-                    "taken.third:"),
+    "illegal-trick": (
+        'contract = "hearts"\n'
+        '[hands]\nchooser = "K.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.3"\n'
+        '[trick]\nleader = "chooser"\ncards = ["AS", "4C"]\n',
+        "trick.cards:",
+    ),
+    "taken-range": ('contract = "hearts"\n' + GOOD_HANDS + "[taken]\nthird = -2\n", "taken.third:"),
 }
 
 
@@ -266,8 +275,9 @@ def test_ctrl_c_exits_130(runner, files, monkeypatch):
 
 
 def test_deal_writes_a_file_that_solve_reads(runner, files):
-    result = runner.invoke(["deal", "--seed", "7", "--contract", "clubs", "--rules", "kurnik",
-                                 "--out", "deal.toml"])
+    result = runner.invoke(
+        ["deal", "--seed", "7", "--contract", "clubs", "--rules", "kurnik", "--out", "deal.toml"]
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "" and "deal.toml" in result.stderr
     pos = Position.load("deal.toml")
@@ -308,8 +318,9 @@ def test_solve_in_a_pseudo_terminal(files):
     env.pop("PYTHONIOENCODING", None)
     src = str(Path(ts358.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
-    proc = subprocess.Popen([sys.executable, "-m", "ts358", "solve", "small.toml"],
-                            stdout=slave, stderr=slave, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ts358", "solve", "small.toml"], stdout=slave, stderr=slave, env=env
+    )
     os.close(slave)
     terminal = read_until_closed(master)
     os.close(master)
@@ -339,10 +350,13 @@ def test_real_ctrl_c_during_a_long_solve_exits_130(files):
     # handler: give the child the default disposition, as a terminal would.
     # small.toml first: its JSON line shows that the command is running (imports done)
     # and that the long solve is starting.
-    proc = subprocess.Popen([sys.executable, "-m", "ts358", "solve", "--json", "small.toml",
-                             "long.toml"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ts358", "solve", "--json", "small.toml", "long.toml"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert json.loads(proc.stdout.readline())["contract"] == "hearts"
         time.sleep(1.0)

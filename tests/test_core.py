@@ -40,7 +40,9 @@ def test_legal_moves_match_the_rules(contract, void):
     for _ in range(400):
         cards = rng.sample(ALL, rng.randint(4, 19))
         trick, hand = cards[: rng.randint(0, 2)], CardSet(cards[3:])
-        assert set(legal_cards(hand, trick, contract, void)) == rule_legal(hand, trick, contract, void)
+        assert set(legal_cards(hand, trick, contract, void)) == rule_legal(
+            hand, trick, contract, void
+        )
 
 
 @pytest.mark.parametrize("contract", list(Contract))

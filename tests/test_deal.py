@@ -41,9 +41,13 @@ def test_shuffled_deal_is_a_partition_and_reproducible():
 def test_setup_rejects_a_bad_deal():
     cards = list(DECK)
     with pytest.raises(ValueError):
-        DealSetup(1, 0, (tuple(cards[:16]), tuple(cards[:16]), tuple(cards[32:48])), tuple(cards[48:]))
+        DealSetup(
+            1, 0, (tuple(cards[:16]), tuple(cards[:16]), tuple(cards[32:48])), tuple(cards[48:])
+        )
     with pytest.raises(ValueError):
-        DealSetup(1, 3, (tuple(cards[:16]), tuple(cards[16:32]), tuple(cards[32:48])), tuple(cards[48:]))
+        DealSetup(
+            1, 3, (tuple(cards[:16]), tuple(cards[16:32]), tuple(cards[32:48])), tuple(cards[48:])
+        )
 
 
 def test_roles_from_the_dealer():
@@ -228,7 +232,6 @@ def test_deal_scores(game, seed):
         else:
             assert result.scores[seat] == won - OBLIGATION[role]
     assert sum(result.scores) == 0
-
 
 
 def test_tricks_follow_the_winner():

@@ -131,7 +131,10 @@ def test_seed_example_through_the_engine():
     assert pending.view.give_to == BARTEK_SEAT and pending.view.gives_left == 2
     deal.apply(C("4C"))
     deal.apply(C("7D"))
-    assert [(s.given, s.returned) for s in deal.exchanges] == [(C("4C"), C("AC")), (C("7D"), C("KD"))]
+    assert [(s.given, s.returned) for s in deal.exchanges] == [
+        (C("4C"), C("AC")),
+        (C("7D"), C("KD")),
+    ]
     assert {C("AC"), C("KD")} <= set(deal.hand(ANIA))
     assert {C("4C"), C("7D")} <= set(deal.hand(BARTEK_SEAT))
     assert C("AC") not in deal.hand(BARTEK_SEAT)
@@ -238,8 +241,9 @@ def test_no_exchange_in_the_engine(rules, number, game):
 
 def _setup_for(dealer):
     cards = list(DECK)
-    return DealSetup(2, dealer, (tuple(cards[0:16]), tuple(cards[16:32]), tuple(cards[32:48])),
-                     tuple(cards[48:]))
+    return DealSetup(
+        2, dealer, (tuple(cards[0:16]), tuple(cards[16:32]), tuple(cards[32:48])), tuple(cards[48:])
+    )
 
 
 def _givers_and_receivers(deal):

@@ -32,15 +32,31 @@ def test_every_key_in_every_language_with_the_same_placeholders():
 
 def test_every_key_used_by_play_and_stats_exists():
     used = set()
-    for path in [SRC / "tui.py", SRC / "human.py", SRC / "cli" / "play.py", SRC / "cli" / "stats.py", SRC / "i18n.py"]:
+    for path in [
+        SRC / "tui.py",
+        SRC / "human.py",
+        SRC / "cli" / "play.py",
+        SRC / "cli" / "stats.py",
+        SRC / "i18n.py",
+    ]:
         used |= set(re.findall(r'\bt\(\s*"([a-z_.-]+)"', path.read_text(encoding="utf-8")))
     assert len(used) > 60
     assert used <= set(MESSAGES["en"]), used - set(MESSAGES["en"])
     # Keys built at run time: games, roles, levels, rules, short names.
     for game in Contract:
         assert f"game.{game.label}" in MESSAGES["en"]
-    for key in ("role.chooser", "role.third", "role.dealer", "level.easy", "level.medium",
-                "level.hard", "rules.house", "rules.kurnik", "short.no-trump", "short.no-tricks"):
+    for key in (
+        "role.chooser",
+        "role.third",
+        "role.dealer",
+        "level.easy",
+        "level.medium",
+        "level.hard",
+        "rules.house",
+        "rules.kurnik",
+        "short.no-trump",
+        "short.no-tricks",
+    ):
         assert key in MESSAGES["en"]
 
 
@@ -61,9 +77,17 @@ def test_game_names_as_players_say_them(lang, names):
 
 @pytest.mark.parametrize(
     "text, game",
-    [("bez stychu", Contract.NO_TRICKS), ("Bez Trumfu", Contract.NO_TRUMP), ("BA", Contract.NO_TRUMP),
-     ("kary", Contract.DIAMONDS), ("krize", Contract.CLUBS), ("♥", Contract.HEARTS), ("s", Contract.SPADES),
-     ("no trump", Contract.NO_TRUMP), ("misere", Contract.NO_TRICKS)],
+    [
+        ("bez stychu", Contract.NO_TRICKS),
+        ("Bez Trumfu", Contract.NO_TRUMP),
+        ("BA", Contract.NO_TRUMP),
+        ("kary", Contract.DIAMONDS),
+        ("krize", Contract.CLUBS),
+        ("♥", Contract.HEARTS),
+        ("s", Contract.SPADES),
+        ("no trump", Contract.NO_TRUMP),
+        ("misere", Contract.NO_TRICKS),
+    ],
 )
 def test_parse_game_variants(text, game):
     assert parse_game(text) is game

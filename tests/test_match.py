@@ -317,8 +317,9 @@ def test_soak(ruleset):
     for seed in range(40):
         length = (3, 6, 9, 18)[seed % 4]
         match = Match(RULESETS[ruleset](length), 10_000 + seed)
-        players = [Spy(p, match) for p in make_players(["random", "heuristic", "mixed"][seed % 3], seed)]
+        players = [
+            Spy(p, match) for p in make_players(["random", "heuristic", "mixed"][seed % 3], seed)
+        ]
         referee(match, players, random.Random(seed), tries=0.2)
         check_finished(match)
         assert replay(match_record(match)).results == match.results
-

@@ -65,7 +65,9 @@ def test_a_chunk_whose_worker_dies_is_run_again(tmp_path):
     marker = str(tmp_path / "died")
     chunks = [(marker, [i, i + 1]) for i in range(0, 12, 2)]  # chunk 1 holds item 3
     done = []
-    results = run_chunks(die_once, chunks, workers=2, retries=2, on_done=lambda i, r: done.append(i))
+    results = run_chunks(
+        die_once, chunks, workers=2, retries=2, on_done=lambda i, r: done.append(i)
+    )
     assert Path(marker).read_text() == "died"  # the worker really died once
     assert results == [[x * x for x in items] for _, items in chunks]
     assert sorted(done) == list(range(len(chunks)))  # each chunk reported exactly once
@@ -94,8 +96,9 @@ def test_a_chunk_submitted_to_a_broken_pool_is_not_lost(monkeypatch):
     monkeypatch.setattr(_BreaksOnThirdSubmit, "pools", 0)  # the first pool of this run breaks
     chunks = [[i] for i in range(6)]
     done = []
-    results = run_chunks(square_all, chunks, workers=2, retries=1,
-                         on_done=lambda i, r: done.append(i))
+    results = run_chunks(
+        square_all, chunks, workers=2, retries=1, on_done=lambda i, r: done.append(i)
+    )
     assert _BreaksOnThirdSubmit.pools == 2  # the break really happened, and a new pool ran
     assert results == [[i * i] for i in range(6)]
     assert sorted(done) == list(range(6))

@@ -86,8 +86,10 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
             lines.append(str(bad_card))
         lines.append(answer)
     lines.append("quit")
-    first = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
-                   "\n".join(lines) + "\n")
+    first = invoke(
+        ["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+        "\n".join(lines) + "\n",
+    )
     assert first.exit_code == 0, first.stderr
     out = first.stdout
     assert "'zz9' is neither a card nor a command" in out
@@ -104,7 +106,9 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     assert len(state.snapshot().decisions) > 0 and not state.done
 
     rest = [answer for _, _, answer in steps[quit_at:]]
-    second = invoke(["--resume", str(saves[0]), "--lang", "en", "--no-analysis"], "\n".join(rest) + "\n")
+    second = invoke(
+        ["--resume", str(saves[0]), "--lang", "en", "--no-analysis"], "\n".join(rest) + "\n"
+    )
     assert second.exit_code == 0, second.stderr
     assert f"Resumed the match from {saves[0]}" in second.stdout
     assert "Final standings" in second.stdout
@@ -112,7 +116,9 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     assert final.done and final.totals == expected.totals
     assert [r.scores for r in final.results] == [r.scores for r in expected.results]
     place = expected.standings()[0]
-    assert (("You won!" in second.stdout) or ("You share first place!" in second.stdout)) == (place == 1)
+    assert (("You won!" in second.stdout) or ("You share first place!" in second.stdout)) == (
+        place == 1
+    )
     assert f"Your result: {expected.totals[0] * 10} " in second.stdout
     entries, bad = load_entries(home / "stats.jsonl")
     assert bad == 0 and len(entries) == 1
@@ -124,8 +130,10 @@ def test_summary_and_analysis_after_a_deal(monkeypatch):
     seed = 3
     steps, expected = human_script(seed)
     first_deal = [a for kind, view, a in steps if view.deal_number == 1]
-    result = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--analysis-time", "0.5"],
-                    "\n".join(first_deal) + "\nquit\n")
+    result = invoke(
+        ["--deals", "3", "--seed", str(seed), "--lang", "en", "--analysis-time", "0.5"],
+        "\n".join(first_deal) + "\nquit\n",
+    )
     assert result.exit_code == 0, result.stderr
     deal = expected.results[0]
     out = result.stdout
@@ -181,8 +189,10 @@ def test_game_by_name_in_another_language_and_used_games_refused():
         match = Match(Rules(length=3), seed)
         if match.pending().seat == 0:
             break
-    result = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
-                    "bogus\nbez trumfu\nquit\n")
+    result = invoke(
+        ["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+        "bogus\nbez trumfu\nquit\n",
+    )
     assert "'bogus' is not a game" in result.stdout
     assert "You chose no-trump." in result.stdout
 
@@ -212,9 +222,13 @@ def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
     saved = SavedMatch(Match(Rules(length=3), 6, ("You", "Left", "Right")), "t-6", 0, "medium")
     out, err = io.StringIO(), io.StringIO()
     path = home / "x.json"
-    code = play_interactive(saved, PlayOptions(path, analysis=False, hint=None, stats=False),
-                            Console(file=out), Console(file=err, soft_wrap=True),
-                            stream=Interrupting(answers))
+    code = play_interactive(
+        saved,
+        PlayOptions(path, analysis=False, hint=None, stats=False),
+        Console(file=out),
+        Console(file=err, soft_wrap=True),
+        stream=Interrupting(answers),
+    )
     assert code == 130
     assert "Interrupted" in err.getvalue() and str(path) in err.getvalue()
     back = read_save(path).match
@@ -225,17 +239,25 @@ def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
 def test_real_hint_late_in_a_deal():
     sampling = pytest.importorskip("ts358.players.sampling")
     steps, _ = human_script(5)
-    view = next(v for kind, v, _ in steps if kind is DecisionKind.PLAY and len(v.hand) == 3 and len(v.options) > 1)
+    view = next(
+        v
+        for kind, v, _ in steps
+        if kind is DecisionKind.PLAY and len(v.hand) == 3 and len(v.options) > 1
+    )
     scores = sampling.SamplingPlayer(1).play_scores(view)
     assert set(scores) == set(view.options)
 
 
 def test_exchange_as_giver_shows_each_card_that_comes_back():
-    seed = next(s for s in range(40) if any(k is DecisionKind.GIVE for k, _, _ in human_script(s)[0]))
+    seed = next(
+        s for s in range(40) if any(k is DecisionKind.GIVE for k, _, _ in human_script(s)[0])
+    )
     steps, expected = human_script(seed)
     upto = max(i for i, (k, _, _) in enumerate(steps) if k is DecisionKind.GIVE) + 2
-    result = invoke(["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
-                    "\n".join(a for _, _, a in steps[:upto]) + "\nquit\n")
+    result = invoke(
+        ["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+        "\n".join(a for _, _, a in steps[:upto]) + "\nquit\n",
+    )
     assert result.exit_code == 0
     assert "Give a card to" in result.stdout
     names = ("You", "Left", "Right")
@@ -257,13 +279,17 @@ def test_minus_player_chooses_the_return_for_a_trump():
     assert found, "no seed with a trump given to the human"
     seed, steps, at = found
     lines = [a for _, _, a in steps[:at]] + ["stop", steps[at][2], "quit"]
-    result = invoke(["--deals", "3", "--seed", str(seed), "--level", "easy", "--lang", "en", "--no-analysis"],
-                    "\n".join(lines) + "\n")
+    result = invoke(
+        ["--deals", "3", "--seed", str(seed), "--level", "easy", "--lang", "en", "--no-analysis"],
+        "\n".join(lines) + "\n",
+    )
     assert result.exit_code == 0, result.stderr
     received = steps[at][1].received
     assert f"You received the trump {received.symbol()}" in result.stdout
     assert "stop ends the exchange; now you have to answer with a card" in result.stdout
-    save = read_save(next((Path(__import__("os").environ["TS358_HOME"]) / "saves").glob("*.json"))).match
+    save = read_save(
+        next((Path(__import__("os").environ["TS358_HOME"]) / "saves").glob("*.json"))
+    ).match
     deal = save.deal
     returned = [e for e in deal.exchanges if e.receiver == 0 and e.given is received]
     assert returned and str(returned[-1].returned) == steps[at][2]
@@ -286,10 +312,19 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
     steps, _ = human_script(3)
     view = next(v for k, v, _ in steps if k is DecisionKind.PLAY and v.chooser != 0)
     out = io.StringIO()
-    Console(file=out, no_color=True, width=120).print(render_table(view, ("You", "Left", "Right"), CardStyle(False)))
+    Console(file=out, no_color=True, width=120).print(
+        render_table(view, ("You", "Left", "Right"), CardStyle(False))
+    )
     chooser_name = ("You", "Left", "Right")[view.chooser]
     row = next(line for line in out.getvalue().splitlines() if line.startswith(chooser_name))
-    short = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C", "no-trump": "NT", "no-tricks": "NoTr"}
+    short = {
+        "spades": "S",
+        "hearts": "H",
+        "diamonds": "D",
+        "clubs": "C",
+        "no-trump": "NT",
+        "no-tricks": "NoTr",
+    }
     assert short[view.game.label] not in row.split("games left:")[1].split()
 
 
@@ -298,7 +333,9 @@ def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
     from ts358.human import HintUnavailable
     from ts358.players import Effort, SamplingPlayer
 
-    monkeypatch.setitem(play_cli._STRONG, 0, SamplingPlayer(0, effort=Effort(node_budget=1), tt_mb=1))
+    monkeypatch.setitem(
+        play_cli._STRONG, 0, SamplingPlayer(0, effort=Effort(node_budget=1), tt_mb=1)
+    )
     match = Match(Rules(length=3), seed=3)
     while (pending := match.pending()).kind is not DecisionKind.PLAY:
         match.apply(make_player("medium").decide(pending.view))

@@ -67,13 +67,17 @@ def test_make_player():
 
 
 def test_random_player_is_reproducible_and_legal():
-    v = view("AKQ.432.-.T98", DecisionKind.PLAY, options=CardSet.parse("AKQ.-.-.-"), game=Contract.HEARTS)
+    v = view(
+        "AKQ.432.-.T98", DecisionKind.PLAY, options=CardSet.parse("AKQ.-.-.-"), game=Contract.HEARTS
+    )
     a = [RandomPlayer(5).decide(v) for _ in range(5)]
     b = [RandomPlayer(5).decide(v) for _ in range(5)]
     assert a == b
     picks = {RandomPlayer(s).decide(v) for s in range(40)}
     assert picks == set(CardSet.parse("AKQ.-.-.-"))
-    discard = RandomPlayer(1).decide(view(DECK - CardSet.parse("AKQJT98765432.-.-.-"), DecisionKind.DISCARD))
+    discard = RandomPlayer(1).decide(
+        view(DECK - CardSet.parse("AKQJT98765432.-.-.-"), DecisionKind.DISCARD)
+    )
     assert len(discard) == 4
 
 
@@ -95,7 +99,11 @@ def test_choose_game_from_six(six, game):
 
 
 def test_choose_game_only_from_available():
-    v = view("-.T7532.-.A", DecisionKind.CHOOSE, available=frozenset({Contract.CLUBS, Contract.NO_TRICKS}))
+    v = view(
+        "-.T7532.-.A",
+        DecisionKind.CHOOSE,
+        available=frozenset({Contract.CLUBS, Contract.NO_TRICKS}),
+    )
     assert HeuristicPlayer().decide(v) in {Contract.CLUBS, Contract.NO_TRICKS}
 
 
@@ -120,8 +128,14 @@ def test_give_low_card_of_a_suit_without_the_ace():
 
 def test_give_skips_a_suit_that_came_back():
     steps = (ExchangeStep(1, 0, C("AC"), C("AC")),)
-    v = view("A32.2.-.AK", DecisionKind.GIVE, game=Contract.HEARTS, give_to=0, gives_left=1,
-             exchanges=steps)
+    v = view(
+        "A32.2.-.AK",
+        DecisionKind.GIVE,
+        game=Contract.HEARTS,
+        give_to=0,
+        gives_left=1,
+        exchanges=steps,
+    )
     assert HeuristicPlayer().decide(v).suit != C("AC").suit
 
 
@@ -139,12 +153,18 @@ def test_return_for_a_trump_is_a_low_side_card():
     "hand, game, expected",
     [
         # Hearts trump; diamonds is the shortest side suit, then clubs.
-        pytest.param("AKQJT98765.AK2.T3.K5432", Contract.HEARTS, "-.-.T3.32",
-                     id="low_cards_of_short_suits"),
-        pytest.param("A2.AKQJT98765432.A.AKQJ", Contract.HEARTS, "2.-.-.KQJ",
-                     id="keeps_trumps_and_aces"),
-        pytest.param("AKQJT98.765432.5432.432", Contract.NO_TRICKS, "AKQJ.-.-.-",
-                     id="high_cards_in_no_tricks"),
+        pytest.param(
+            "AKQJT98765.AK2.T3.K5432", Contract.HEARTS, "-.-.T3.32", id="low_cards_of_short_suits"
+        ),
+        pytest.param(
+            "A2.AKQJT98765432.A.AKQJ", Contract.HEARTS, "2.-.-.KQJ", id="keeps_trumps_and_aces"
+        ),
+        pytest.param(
+            "AKQJT98.765432.5432.432",
+            Contract.NO_TRICKS,
+            "AKQJ.-.-.-",
+            id="high_cards_in_no_tricks",
+        ),
     ],
 )
 def test_discard(hand, game, expected):
@@ -158,26 +178,50 @@ def test_discard(hand, game, expected):
 
 
 def test_last_to_play_wins_as_cheaply_as_possible():
-    v = view("AKQ9.-.-.2", DecisionKind.PLAY, game=Contract.NO_TRUMP, options=CardSet.parse("AKQ9.-.-.-"),
-             leader=2, trick=(C("TS"), C("JS")))
+    v = view(
+        "AKQ9.-.-.2",
+        DecisionKind.PLAY,
+        game=Contract.NO_TRUMP,
+        options=CardSet.parse("AKQ9.-.-.-"),
+        leader=2,
+        trick=(C("TS"), C("JS")),
+    )
     assert HeuristicPlayer().decide(v) is C("QS")
 
 
 def test_cannot_win_plays_low():
-    v = view("Q92.-.-.2", DecisionKind.PLAY, game=Contract.NO_TRUMP, options=CardSet.parse("Q92.-.-.-"),
-             leader=2, trick=(C("AS"), C("3S")))
+    v = view(
+        "Q92.-.-.2",
+        DecisionKind.PLAY,
+        game=Contract.NO_TRUMP,
+        options=CardSet.parse("Q92.-.-.-"),
+        leader=2,
+        trick=(C("AS"), C("3S")),
+    )
     assert HeuristicPlayer().decide(v) is C("2S")
 
 
 def test_ruffs_cheaply_when_void():
-    v = view("-.Q2.-.2", DecisionKind.PLAY, game=Contract.HEARTS, options=CardSet.parse("-.Q2.-.-"),
-             leader=2, trick=(C("AS"), C("3S")))
+    v = view(
+        "-.Q2.-.2",
+        DecisionKind.PLAY,
+        game=Contract.HEARTS,
+        options=CardSet.parse("-.Q2.-.-"),
+        leader=2,
+        trick=(C("AS"), C("3S")),
+    )
     assert HeuristicPlayer().decide(v) is C("2H")
 
 
 def test_no_tricks_ducks_under_the_winner():
-    v = view("QT52.-.-.2", DecisionKind.PLAY, game=Contract.NO_TRICKS, options=CardSet.parse("QT52.-.-.-"),
-             leader=0, trick=(C("JS"),))
+    v = view(
+        "QT52.-.-.2",
+        DecisionKind.PLAY,
+        game=Contract.NO_TRICKS,
+        options=CardSet.parse("QT52.-.-.-"),
+        leader=0,
+        trick=(C("JS"),),
+    )
     assert HeuristicPlayer().decide(v) is C("TS")
 
 

@@ -150,14 +150,20 @@ def test_unknown_rules():
 
 def test_unknown_key():
     assert_names(error_of(toml(rules='trump = "hearts"')), "trump", "unknown key")
-    err = error_of(toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QJ.-.-.-"\n'
-                              'dealer = "-.2.-.3"\nnorth = "-.-.-.-"'))
+    err = error_of(
+        toml(
+            hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QJ.-.-.-"\n'
+            'dealer = "-.2.-.3"\nnorth = "-.-.-.-"'
+        )
+    )
     assert_names(err, "hands.north", "unknown key")
     assert_names(error_of(toml(taken="[taken]\nme = 1")), "taken.me", "unknown key")
 
 
 def test_bad_card_in_a_hand():
-    err = error_of(toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QX.-.-.-"\ndealer = "-.2.-.3"'))
+    err = error_of(
+        toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QX.-.-.-"\ndealer = "-.2.-.3"')
+    )
     assert_names(err, "hands.third", "'QX.-.-.-'")
 
 
@@ -167,35 +173,55 @@ def test_bad_card_in_the_trick():
 
 
 def test_duplicate_card():
-    err = error_of(toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QK.-.-.-"\ndealer = "-.2.-.3"'))
+    err = error_of(
+        toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QK.-.-.-"\ndealer = "-.2.-.3"')
+    )
     assert_names(err, "hands.third", "KS", "hands.chooser")
     # a card both in the trick and in a hand
-    err = error_of(toml(hands='[hands]\nchooser = "K.-.-.-"\nthird = "QK.-.-.-"\ndealer = "-.2.-.3"',
-                        trick='[trick]\nleader = "chooser"\ncards = ["KS"]'))
+    err = error_of(
+        toml(
+            hands='[hands]\nchooser = "K.-.-.-"\nthird = "QK.-.-.-"\ndealer = "-.2.-.3"',
+            trick='[trick]\nleader = "chooser"\ncards = ["KS"]',
+        )
+    )
     assert err.key in ("hands.third", "trick.cards")
     assert "KS" in str(err)
 
 
 def test_wrong_hand_sizes():
-    err = error_of(toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QJT.-.-.-"\ndealer = "-.2.-.3"'))
+    err = error_of(
+        toml(hands='[hands]\nchooser = "AK.-.-.-"\nthird = "QJT.-.-.-"\ndealer = "-.2.-.3"')
+    )
     assert_names(err, "hands.third", "3", "2")
     # with a trick in progress the player who played holds one fewer: here the chooser
     # led AS and still holds two cards, one too many
-    err = error_of(toml(hands='[hands]\nchooser = "K3.-.-.-"\nthird = "QJ.-.-.-"\ndealer = "-.2.-.3"',
-                        trick='[trick]\nleader = "chooser"\ncards = ["AS"]'))
+    err = error_of(
+        toml(
+            hands='[hands]\nchooser = "K3.-.-.-"\nthird = "QJ.-.-.-"\ndealer = "-.2.-.3"',
+            trick='[trick]\nleader = "chooser"\ncards = ["AS"]',
+        )
+    )
     assert_names(err, "hands.chooser", "holds 2", "expected 1")
 
 
 def test_illegal_card_in_the_trick():
     # the chooser led AS; third, still holding QS, discarded 4C
-    err = error_of(toml(hands='[hands]\nchooser = "K.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.3"',
-                        trick='[trick]\nleader = "chooser"\ncards = ["AS", "4C"]'))
+    err = error_of(
+        toml(
+            hands='[hands]\nchooser = "K.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.3"',
+            trick='[trick]\nleader = "chooser"\ncards = ["AS", "4C"]',
+        )
+    )
     assert_names(err, "trick.cards", "4C", "third")
 
 
 def test_trick_of_three_cards_is_refused():
-    err = error_of(toml(hands='[hands]\nchooser = "K.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.-"',
-                        trick='[trick]\nleader = "chooser"\ncards = ["AS", "JS", "3C"]'))
+    err = error_of(
+        toml(
+            hands='[hands]\nchooser = "K.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.-"',
+            trick='[trick]\nleader = "chooser"\ncards = ["AS", "JS", "3C"]',
+        )
+    )
     assert_names(err, "trick.cards", "at most 2")
 
 
@@ -218,7 +244,11 @@ def test_taken_out_of_range():
     err = error_of(toml(taken="[taken]\nchooser = 8\nthird = 5\ndealer = 2"))
     assert_names(err, "taken", "16")
     # 14 taken + 2 left = 16 is fine
-    assert Position.from_toml(toml(taken="[taken]\nchooser = 8\nthird = 4\ndealer = 2")).taken == (8, 4, 2)
+    assert Position.from_toml(toml(taken="[taken]\nchooser = 8\nthird = 4\ndealer = 2")).taken == (
+        8,
+        4,
+        2,
+    )
 
 
 def test_error_without_source_has_no_prefix():

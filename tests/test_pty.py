@@ -36,14 +36,23 @@ def first_deal_answers(seed):
 def spawn(home, *args):
     env = dict(os.environ)
     env.update(
-        TS358_HOME=str(home), LC_ALL="C.UTF-8", LANG="C.UTF-8", NO_COLOR="1", TERM="xterm",
+        TS358_HOME=str(home),
+        LC_ALL="C.UTF-8",
+        LANG="C.UTF-8",
+        NO_COLOR="1",
+        TERM="xterm",
         # The child imports the ts358 this test imported (a checkout's src/ or an install).
-        PYTHONPATH=str(Path(ts358.__file__).resolve().parent.parent) + os.pathsep
+        PYTHONPATH=str(Path(ts358.__file__).resolve().parent.parent)
+        + os.pathsep
         + env.get("PYTHONPATH", ""),
     )
     return pexpect.spawn(
-        sys.executable, ["-m", "ts358", "play", "--deals", "3", "--lang", "en", "--no-analysis", *args],
-        env=env, encoding="utf-8", timeout=30, dimensions=(50, 120),
+        sys.executable,
+        ["-m", "ts358", "play", "--deals", "3", "--lang", "en", "--no-analysis", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 120),
     )
 
 

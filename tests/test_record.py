@@ -122,22 +122,72 @@ CASES = [
     ("void", lambda r: r["rules"].update(void="strict"), "not a rule set"),
     ("rules type", lambda r: r["rules"].update(exchange="yes"), "key 'exchange'"),
     ("players", lambda r: r.update(players=["A", "B"]), "key 'players'"),
-    ("chooser", lambda r: r["deals"][0].update(chooser=r["deals"][0]["third"]), "deal 1: key 'chooser'"),
+    (
+        "chooser",
+        lambda r: r["deals"][0].update(chooser=r["deals"][0]["third"]),
+        "deal 1: key 'chooser'",
+    ),
     ("game", lambda r: r["deals"][0].update(game="trumps"), "deal 1: key 'game'"),
     ("card", lambda r: r["deals"][2]["tricks"][3]["cards"].__setitem__(0, "1X"), "deal 3: trick 4"),
     ("order", swap_first_trick_cards, "deal 1: trick 1"),
     ("follow", illegal_follow, "must follow"),
-    ("winner", lambda r: r["deals"][0]["tricks"][5].update(winner=(r["deals"][0]["tricks"][5]["winner"] + 1) % 3), "deal 1: trick 6: key 'winner'"),
-    ("leader", lambda r: r["deals"][0]["tricks"][0].update(leader=r["deals"][0]["dealer"]), "deal 1: trick 1: key 'leader'"),
+    (
+        "winner",
+        lambda r: r["deals"][0]["tricks"][5].update(
+            winner=(r["deals"][0]["tricks"][5]["winner"] + 1) % 3
+        ),
+        "deal 1: trick 6: key 'winner'",
+    ),
+    (
+        "leader",
+        lambda r: r["deals"][0]["tricks"][0].update(leader=r["deals"][0]["dealer"]),
+        "deal 1: trick 1: key 'leader'",
+    ),
     ("few tricks", lambda r: r["deals"][0]["tricks"].pop(), "16 tricks"),
     ("taken", lambda r: r["deals"][0].update(taken=[16, 0, 0]), "deal 1: key 'taken'"),
-    ("scores", lambda r: r["deals"][0].update(scores=[1, -1, 0] if r["deals"][0]["scores"] != [1, -1, 0] else [0, 0, 0]), "deal 1: key 'scores'"),
-    ("totals", lambda r: r.update(totals=[r["totals"][0] + 1, r["totals"][1] - 1, r["totals"][2]]), "key 'totals'"),
+    (
+        "scores",
+        lambda r: r["deals"][0].update(
+            scores=[1, -1, 0] if r["deals"][0]["scores"] != [1, -1, 0] else [0, 0, 0]
+        ),
+        "deal 1: key 'scores'",
+    ),
+    (
+        "totals",
+        lambda r: r.update(totals=[r["totals"][0] + 1, r["totals"][1] - 1, r["totals"][2]]),
+        "key 'totals'",
+    ),
     ("discard count", lambda r: r["deals"][0]["discard"].pop(), "exactly 4"),
-    ("discard owner", lambda r: r["deals"][0].update(discard=r["deals"][0]["hands"][r["deals"][0]["dealer"]][:4]), "not in their hand"),
-    ("returned", lambda r: first_exchange(r)[1].update(returned=first_exchange(r)[1]["given"] if first_exchange(r)[1]["returned"] != first_exchange(r)[1]["given"] else "2S"), "key 'returned'|not in their hand"),
-    ("giver", lambda r: first_exchange(r)[1].update(**{"from": first_exchange(r)[1]["to"], "to": first_exchange(r)[1]["from"]}), "no exchange from seat"),
-    ("same game twice", lambda r: [d.update(game=r["deals"][0]["game"]) for d in r["deals"] if d["chooser"] == r["deals"][0]["chooser"]], "already played"),
+    (
+        "discard owner",
+        lambda r: r["deals"][0].update(discard=r["deals"][0]["hands"][r["deals"][0]["dealer"]][:4]),
+        "not in their hand",
+    ),
+    (
+        "returned",
+        lambda r: first_exchange(r)[1].update(
+            returned=first_exchange(r)[1]["given"]
+            if first_exchange(r)[1]["returned"] != first_exchange(r)[1]["given"]
+            else "2S"
+        ),
+        "key 'returned'|not in their hand",
+    ),
+    (
+        "giver",
+        lambda r: first_exchange(r)[1].update(
+            **{"from": first_exchange(r)[1]["to"], "to": first_exchange(r)[1]["from"]}
+        ),
+        "no exchange from seat",
+    ),
+    (
+        "same game twice",
+        lambda r: [
+            d.update(game=r["deals"][0]["game"])
+            for d in r["deals"]
+            if d["chooser"] == r["deals"][0]["chooser"]
+        ],
+        "already played",
+    ),
     ("deal type", lambda r: r["deals"].__setitem__(0, []), "deal 1: expected an object"),
     ("hand size", lambda r: r["deals"][0]["hands"][0].pop(), "deal 1"),
 ]

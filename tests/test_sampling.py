@@ -43,7 +43,9 @@ def check_world(view, world, constraints):
         assert not union & cards.mask, "a card is in two places"
         union |= cards.mask
     for place in range(4):
-        assert (hands[place].mask & ~constraints.fixed[place]).bit_count() == constraints.sizes[place]
+        assert (hands[place].mask & ~constraints.fixed[place]).bit_count() == constraints.sizes[
+            place
+        ]
     # Every card is somewhere: a hand, the pile, played, or the seat's own discard.
     placed = union | view.played.mask
     if view.discard is not None:
@@ -54,7 +56,11 @@ def check_world(view, world, constraints):
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(length=6), Rules(void=VoidRule.KURNIK, exchange_trumps=False, length=3), Rules(length=18)],
+    [
+        Rules(length=6),
+        Rules(void=VoidRule.KURNIK, exchange_trumps=False, length=3),
+        Rules(length=18),
+    ],
     ids=["house6", "kurnik3", "house18"],
 )
 @pytest.mark.parametrize("seed", range(4))
@@ -69,7 +75,9 @@ def test_real_deal_fits_and_samples_fit_every_view(rules, seed):
             continue
         constraints = constraints_of(view)
         real = real_world(deal, view)
-        assert constraints.admits(real), f"the real deal is excluded at {view.kind} in deal {view.deal_number}"
+        assert constraints.admits(real), (
+            f"the real deal is excluded at {view.kind} in deal {view.deal_number}"
+        )
         if rng.random() < 0.2 or view.kind is not DecisionKind.PLAY:
             for world in sample_worlds(view, 2, rng):
                 check_world(view, world, constraints)
@@ -104,7 +112,9 @@ def test_chooser_before_the_choice_gets_ten_unseen_cards_sampled():
     assert view.kind is DecisionKind.CHOOSE and len(view.hand) == 6
     worlds = list(sample_worlds(view, 20, random.Random(0)))
     for world in worlds:
-        assert len(world.hands[view.seat]) == 16 and view.hand.mask & ~world.hands[view.seat].mask == 0
+        assert (
+            len(world.hands[view.seat]) == 16 and view.hand.mask & ~world.hands[view.seat].mask == 0
+        )
         assert len(world.pile) == 4
         assert sum(len(h) for h in world.hands) + 4 == 52
     assert len({w.hands[view.seat] for w in worlds}) > 1

@@ -22,7 +22,9 @@ def light(seed):
 
 
 @pytest.mark.parametrize(
-    "rules", [Rules(length=3), Rules(void=VoidRule.KURNIK, exchange_trumps=False, length=3)], ids=str
+    "rules",
+    [Rules(length=3), Rules(void=VoidRule.KURNIK, exchange_trumps=False, length=3)],
+    ids=str,
 )
 def test_every_decision_is_legal_over_a_match(rules):
     match = Match(rules, seed=21)
@@ -128,7 +130,10 @@ def test_play_scores_average_exact_values_over_the_sampled_layouts(seed):
     for world in worlds:
         hands = role_hands(view, world)
         values = reference_move_values(
-            hands, int(view.role_of(view.leader)), [c.id for c in view.trick], int(view.game),
+            hands,
+            int(view.role_of(view.leader)),
+            [c.id for c in view.trick],
+            int(view.game),
             int(view.rules.void),
         )
         for card_id, tricks in values:
@@ -153,7 +158,10 @@ def test_out_of_budget_game_choice_and_discard_come_from_rollouts():
     assert view.kind is DecisionKind.CHOOSE
     game = broke.decide(view)
     assert game in view.available[view.seat]
-    assert SamplingPlayer(5, effort=Effort(node_budget=1, choose=2, discard=2), tt_mb=1).decide(view) == game
+    assert (
+        SamplingPlayer(5, effort=Effort(node_budget=1, choose=2, discard=2), tt_mb=1).decide(view)
+        == game
+    )
     match.apply(game)
     while (pending := match.pending()).kind is not DecisionKind.DISCARD:
         match.apply(HeuristicPlayer().decide(pending.view))

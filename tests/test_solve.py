@@ -103,7 +103,10 @@ def test_solve_matches_the_reference(solver, contract, void, tricks_left, in_pro
 def test_one_trick_left_third_must_trump():
     # hearts; the chooser led AS; third holds only a heart and must ruff; dealer follows.
     pos = Position(
-        Contract.HEARTS, ("-.-.-.-", "-.2.-.-", "K.-.-.-"), trick=("AS",), leader=Role.CHOOSER,
+        Contract.HEARTS,
+        ("-.-.-.-", "-.2.-.-", "K.-.-.-"),
+        trick=("AS",),
+        leader=Role.CHOOSER,
         taken=(9, 3, 3),
     )
     result = solve(pos)
@@ -116,7 +119,10 @@ def test_void_in_suit_led_with_a_trump_in_hand(void):
     # hearts; the chooser led AS and keeps 2D; third (no spade) holds 2H and KC; the
     # dealer holds QS and 3D.
     pos = Position(
-        Contract.HEARTS, ("-.-.2.-", "-.2.-.K", "Q.-.3.-"), trick=("AS",), void=void,
+        Contract.HEARTS,
+        ("-.-.2.-", "-.2.-.K", "Q.-.3.-"),
+        trick=("AS",),
+        void=void,
         taken=(5, 5, 4),
     )
     result = solve(pos)
@@ -154,7 +160,9 @@ def test_no_tricks_ducking_is_best():
     # AS wins the first trick (1 trick). 2C loses to the dealer's 4C; the dealer then leads
     # 2H and third, void in hearts, throws the AS: no trick.
     pos = Position(
-        Contract.NO_TRICKS, ("K.-.-.3", "A.-.-.2", "-.2.-.4"), leader=Role.THIRD,
+        Contract.NO_TRICKS,
+        ("K.-.-.3", "A.-.-.2", "-.2.-.4"),
+        leader=Role.THIRD,
         taken=(4, 5, 5),
     )
     result = solve(pos, Role.THIRD)

@@ -43,8 +43,13 @@ def hand(text: str) -> int:
     return bits
 
 
-def random_position(rng: random.Random, tricks: int, in_progress: int | None = None,
-                    contract: int | None = None, void_rule: int | None = None):
+def random_position(
+    rng: random.Random,
+    tricks: int,
+    in_progress: int | None = None,
+    contract: int | None = None,
+    void_rule: int | None = None,
+):
     """Deal `tricks` cards to each seat, then play 0-2 legal random cards to a trick."""
     deck = [s * 16 + r for s in range(4) for r in range(13)]
     rng.shuffle(deck)
@@ -93,8 +98,9 @@ def test_random_positions_against_reference(contract, void_rule):
     checks = 0
     for tricks, count in MIX:
         for i in range(count):
-            pos = random_position(rng, tricks, in_progress=i % 3, contract=contract,
-                                  void_rule=void_rule)
+            pos = random_position(
+                rng, tricks, in_progress=i % 3, contract=contract, void_rule=void_rule
+            )
             checks += check_position([SMALL, DEFAULT], pos)
     assert checks > 0
 
@@ -118,21 +124,28 @@ def test_table_shared_across_contracts_and_players():
             for void_rule in (HOUSE, KURNIK):
                 for p in range(3):
                     expected[contract, void_rule, p] = reference_value(
-                        hands, leader, [], contract, void_rule, p)
+                        hands, leader, [], contract, void_rule, p
+                    )
         for _round in range(2):
             for (contract, void_rule, p), v in expected.items():
                 assert solver.value(hands, leader, [], contract, void_rule, p) == v
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), tricks=st.integers(1, 4), k=st.integers(0, 2),
-       contract=st.integers(0, 5), void_rule=st.integers(0, 1))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    tricks=st.integers(1, 4),
+    k=st.integers(0, 2),
+    contract=st.integers(0, 5),
+    void_rule=st.integers(0, 1),
+)
 def test_hypothesis_against_reference(seed, tricks, k, contract, void_rule):
     pos = random_position(random.Random(seed), tricks, k, contract, void_rule)
     check_position([SMALL], pos)
 
 
 # ---------------------------------------------------------------- hand-worked positions
+
 
 def test_one_trick_forced_trump_house():
     # Spades trump. Seat 0 leads HA; seat 1 is void in hearts with a trump and a club:
@@ -228,27 +241,35 @@ def test_table_size_and_stats():
 
 # ---------------------------------------------------------------- input validation
 
-@pytest.mark.parametrize("args, message", [
-    (((hand("S2"), hand("S2"), hand("S3")), 0, [], NT, HOUSE, 0), "two hands"),
-    (((hand("S2 S4"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "hand sizes"),
-    (((hand("S2"), hand("S3"), hand("S5")), 0, [card("S4")], NT, HOUSE, 0), "hand sizes"),
-    (((1 << 13, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
-    (((-1, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
-    (((1 << 70, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
-    (((hand("S2"), hand("S3")), 0, [], NT, HOUSE, 0), "three hands"),
-    (((0, hand("S3"), hand("S5")), 0, [13], NT, HOUSE, 0), "not a card id"),
-    (((0, hand("S3"), hand("S5")), 0, [card("S3")], NT, HOUSE, 0), "also in a hand"),
-    (((0, 0, hand("S5")), 0, [card("S3"), card("S3")], NT, HOUSE, 0), "played twice"),
-    (((hand("C9"), hand("H2"), hand("S5 H3")), 0, [card("H4"), card("S3")], NT, HOUSE, 0),
-     "not a legal play"),
-    (((hand("S3"), hand("H2"), hand("S5 S6")), 0, [card("S4"), card("C2")], H, HOUSE, 0),
-     "not a legal play"),
-    (((0, 0, 0), 0, [1, 2, 3], NT, HOUSE, 0), "at most two"),
-    (((hand("S2"), hand("S3"), hand("S5")), 3, [], NT, HOUSE, 0), "leader"),
-    (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 3), "player"),
-    (((hand("S2"), hand("S3"), hand("S5")), 0, [], 6, HOUSE, 0), "contract"),
-    (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, 2, 0), "void rule"),
-])
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (((hand("S2"), hand("S2"), hand("S3")), 0, [], NT, HOUSE, 0), "two hands"),
+        (((hand("S2 S4"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "hand sizes"),
+        (((hand("S2"), hand("S3"), hand("S5")), 0, [card("S4")], NT, HOUSE, 0), "hand sizes"),
+        (((1 << 13, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
+        (((-1, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
+        (((1 << 70, hand("S3"), hand("S5")), 0, [], NT, HOUSE, 0), "not card ids"),
+        (((hand("S2"), hand("S3")), 0, [], NT, HOUSE, 0), "three hands"),
+        (((0, hand("S3"), hand("S5")), 0, [13], NT, HOUSE, 0), "not a card id"),
+        (((0, hand("S3"), hand("S5")), 0, [card("S3")], NT, HOUSE, 0), "also in a hand"),
+        (((0, 0, hand("S5")), 0, [card("S3"), card("S3")], NT, HOUSE, 0), "played twice"),
+        (
+            ((hand("C9"), hand("H2"), hand("S5 H3")), 0, [card("H4"), card("S3")], NT, HOUSE, 0),
+            "not a legal play",
+        ),
+        (
+            ((hand("S3"), hand("H2"), hand("S5 S6")), 0, [card("S4"), card("C2")], H, HOUSE, 0),
+            "not a legal play",
+        ),
+        (((0, 0, 0), 0, [1, 2, 3], NT, HOUSE, 0), "at most two"),
+        (((hand("S2"), hand("S3"), hand("S5")), 3, [], NT, HOUSE, 0), "leader"),
+        (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 3), "player"),
+        (((hand("S2"), hand("S3"), hand("S5")), 0, [], 6, HOUSE, 0), "contract"),
+        (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, 2, 0), "void rule"),
+    ],
+)
 def test_validation(args, message):
     s = Solver(tt_mb=1)
     with pytest.raises(ValueError, match=message):
@@ -287,6 +308,7 @@ def test_keyboard_interrupt_stops_search():
 
 # ---------------------------------------------------------------- soak (pytest -m slow)
 
+
 @pytest.mark.slow
 def test_soak_six_tricks():
     rng = random.Random(606)
@@ -300,7 +322,8 @@ def test_soak_seven_tricks_one_player():
     rng = random.Random(707)
     for i in range(12):
         hands, leader, trick, contract, void_rule = random_position(
-            rng, 7, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2)
+            rng, 7, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2
+        )
         p = i % 3
         ref = reference_value(hands, leader, trick, contract, void_rule, p)
         assert SMALL.value(hands, leader, trick, contract, void_rule, p) == ref
@@ -312,8 +335,9 @@ def test_soak_large_positions_self_consistent():
     """8-11 tricks: tiny and default tables agree, and the best per-card value is the value."""
     rng = random.Random(816)
     for i in range(60):
-        pos = random_position(rng, rng.randint(8, 11), in_progress=i % 3,
-                              contract=i % 6, void_rule=(i // 6) % 2)
+        pos = random_position(
+            rng, rng.randint(8, 11), in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2
+        )
         hands, leader, trick, contract, void_rule = pos
         mover = (leader + len(trick)) % 3
         v = DEFAULT.value(*pos, mover)

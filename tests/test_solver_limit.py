@@ -55,4 +55,6 @@ def test_after_a_stopped_solve_values_stay_exact(contract):
         )
     assert stopped
     small = deal(rng, 4)
-    assert solver.value(small, 0, [], contract, 0, 0) == reference_value(small, 0, [], contract, 0, 0)
+    assert solver.value(small, 0, [], contract, 0, 0) == reference_value(
+        small, 0, [], contract, 0, 0
+    )

@@ -63,7 +63,10 @@ def test_summary_and_leaderboard_numbers():
     assert (s.played, s.won, s.best_total) == (5, 3, 7)
     assert s.average_total == pytest.approx(14 / 5)
     assert [(lv.level, lv.played, lv.won, lv.best_total) for lv in s.by_level] == [
-        ("easy", 2, 1, 4), ("medium", 2, 2, 4), ("hard", 1, 0, 7)]
+        ("easy", 2, 1, 4),
+        ("medium", 2, 2, 4),
+        ("hard", 1, 0, 7),
+    ]
     assert s.games == {"hearts": (2, 2), "no-tricks": (1, 0)}
     board = leaderboard(entries)
     assert [(e.id, e.result) for e in board] == [("a", 40), ("d", 40), ("c", 20)]  # 'e' lost

@@ -215,14 +215,22 @@ def analyze_deal(
             move = next(m for m in moved.moves if m.card is card)
             best = max(m.score for m in moved.moves)
             reviews[(n, seat)] = PlayReview(
-                n, seat, card, move.score, best, tuple(m.card for m in moved.moves if m.score == best)
+                n,
+                seat,
+                card,
+                move.score,
+                best,
+                tuple(m.card for m in moved.moves if m.score == best),
             )
             done += 1
             if progress:
                 progress(done, total)
         first = min(first, number)
     ordered_values = tuple(values[n] for n in sorted(values))
-    ordered_reviews = tuple(reviews[k] for k in sorted(reviews, key=lambda k: (k[0], (k[1] - result.tricks[k[0] - 1].leader) % 3)))
+    ordered_reviews = tuple(
+        reviews[k]
+        for k in sorted(reviews, key=lambda k: (k[0], (k[1] - result.tricks[k[0] - 1].leader) % 3))
+    )
     return DealAnalysis(
         number=result.number,
         game=result.game,

@@ -125,7 +125,12 @@ def discard_candidates(hand: CardSet, game: Contract, first: CardSet, count: int
 
 
 def _value(
-    solver: Any, hands: Sequence[CardSet], game: Contract, void: VoidRule, role: Role, max_nodes: int
+    solver: Any,
+    hands: Sequence[CardSet],
+    game: Contract,
+    void: VoidRule,
+    role: Role,
+    max_nodes: int,
 ) -> dict[str, int] | None:
     """The role's value, or None when the solve stops at the node budget."""
     masks = (hands[0].mask, hands[1].mask, hands[2].mask)
@@ -145,6 +150,7 @@ def _cards(cards: Iterable[Card]) -> str:
 def longest_first_six(first_six: CardSet) -> tuple[Suit, int]:
     """The longest suit among the first six cards and its length; ties go to the suit with
     more high-card points (A 4, K 3, Q 2, J 1), then to the first of S H D C."""
+
     def key(suit: Suit) -> tuple[int, int, int]:
         cards = first_six.suit(suit)
         return (len(cards), sum(_HCP.get(c.rank, 0) for c in cards), -suit)
@@ -203,12 +209,21 @@ def analyze_deal(
                 best = (value["score"], candidate, value)
         if best is None:
             entry: dict[str, Any] = {
-                "discard": None, "tried": len(tried), "chooser": None, "third": None, "dealer": None, "made": None,
+                "discard": None,
+                "tried": len(tried),
+                "chooser": None,
+                "third": None,
+                "dealer": None,
+                "made": None,
             }
         else:
             _, discard, chooser_value = best
             hands = [twenty - discard, CardSet(by_role[1]), CardSet(by_role[2])]
-            entry = {"discard": _cards(discard.descending()), "tried": len(tried), "chooser": chooser_value}
+            entry = {
+                "discard": _cards(discard.descending()),
+                "tried": len(tried),
+                "chooser": chooser_value,
+            }
             for role in (Role.THIRD, Role.DEALER):
                 value = _value(solver, hands, game, rules.void, role, max_nodes)
                 solves += 1
@@ -257,8 +272,13 @@ def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
     rules = Rules(void=chunk.void)
     return [
         analyze_deal(
-            chunk.seed, i, games=chunk.games, candidates=chunk.candidates, rules=rules,
-            solver=solver, max_nodes=chunk.max_nodes,
+            chunk.seed,
+            i,
+            games=chunk.games,
+            candidates=chunk.candidates,
+            rules=rules,
+            solver=solver,
+            max_nodes=chunk.max_nodes,
         )
         for i in range(chunk.start, chunk.stop)
     ]
@@ -284,11 +304,14 @@ def run_analysis(
     from .parallel import chunk_ranges, cluster_workers, default_workers, run_chunks
 
     slots = (
-        cluster_workers(scheduler) if scheduler is not None
+        cluster_workers(scheduler)
+        if scheduler is not None
         else (workers if workers is not None else default_workers())
     )
     chunks = [
-        AnalyzeChunk(seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void, max_nodes)
+        AnalyzeChunk(
+            seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void, max_nodes
+        )
         for r in chunk_ranges(deals, slots, cap=chunk_cap)
     ]
     ready: dict[int, list[dict[str, Any]]] = {}
@@ -353,7 +376,9 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
         budgets.add(record.get("max_nodes", 0))
         games = record["games"]
         for label, entry in games.items():
-            g = per_game.setdefault(label, {"deals": 0, "unsolved": 0, "made": [0, 0], **{r: [0, 0] for r in roles}})
+            g = per_game.setdefault(
+                label, {"deals": 0, "unsolved": 0, "made": [0, 0], **{r: [0, 0] for r in roles}}
+            )
             g["deals"] += 1
             if entry["chooser"] is None:
                 g["unsolved"] += 1
@@ -366,10 +391,15 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
                     g[role][1] += entry[role]["score"]
         longest = record["longest_first_six"]
         row = by_longest.setdefault(
-            longest["length"], {"deals": [0], "trump": [0, 0], "no-trump": [0, 0], "no-tricks": [0, 0], "any": [0, 0]}
+            longest["length"],
+            {"deals": [0], "trump": [0, 0], "no-trump": [0, 0], "no-tricks": [0, 0], "any": [0, 0]},
         )
         row["deals"][0] += 1
-        for column, label in (("trump", longest["suit"]), ("no-trump", "no-trump"), ("no-tricks", "no-tricks")):
+        for column, label in (
+            ("trump", longest["suit"]),
+            ("no-trump", "no-trump"),
+            ("no-tricks", "no-tricks"),
+        ):
             if label in games and games[label]["made"] is not None:
                 row[column][0] += 1
                 row[column][1] += bool(games[label]["made"])
@@ -391,23 +421,35 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     games_table = []
     for label in sorted(per_game, key=lambda x: order.get(x, 99)):
         g = per_game[label]
-        games_table.append({
-            "game": label,
-            "deals": g["deals"],
-            "unsolved": g["unsolved"],
-            "made": _rate(g["made"][1], g["made"][0]),
-            "mean_score": {r: _mean(g[r]) for r in roles},
-        })
+        games_table.append(
+            {
+                "game": label,
+                "deals": g["deals"],
+                "unsolved": g["unsolved"],
+                "made": _rate(g["made"][1], g["made"][0]),
+                "mean_score": {r: _mean(g[r]) for r in roles},
+            }
+        )
     longest_table = []
     for length in sorted(by_longest):
         row = by_longest[length]
-        longest_table.append({
-            "length": length,
-            "deals": row["deals"][0],
-            **{col: _rate(row[col][1], row[col][0]) for col in ("trump", "no-trump", "no-tricks", "any")},
-        })
+        longest_table.append(
+            {
+                "length": length,
+                "deals": row["deals"][0],
+                **{
+                    col: _rate(row[col][1], row[col][0])
+                    for col in ("trump", "no-trump", "no-tricks", "any")
+                },
+            }
+        )
     trumps_table = [
-        {"trumps": n, "observations": c[0], "made": _rate(c[1], c[0]), "mean_score": round(c[2] / c[0], 4)}
+        {
+            "trumps": n,
+            "observations": c[0],
+            "made": _rate(c[1], c[0]),
+            "mean_score": round(c[2] / c[0], 4),
+        }
         for n, c in sorted(by_trumps.items())
     ]
     return {
@@ -430,7 +472,11 @@ def read_records(lines: Iterable[str]) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {number} is not JSON: {exc.msg}") from None
-        if not isinstance(record, dict) or "games" not in record or "longest_first_six" not in record:
+        if (
+            not isinstance(record, dict)
+            or "games" not in record
+            or "longest_first_six" not in record
+        ):
             raise ValueError(f"line {number} is not an analysis record (no games)")
         records.append(record)
     return records

@@ -203,7 +203,9 @@ def play_board(
     times = {label: TimeHistogram() for label in labels(configs)}
     clock = time.perf_counter
     for p, perm in enumerate(seat_permutations(configs)):
-        players = [factory(perm[s], _seed("arena-player", seed, board.index, p, s)) for s in range(3)]
+        players = [
+            factory(perm[s], _seed("arena-player", seed, board.index, p, s)) for s in range(3)
+        ]
         deal = board.deal()
         while True:
             pending = deal.pending()
@@ -357,7 +359,8 @@ def run_arena(
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
     slots = (
-        cluster_workers(scheduler) if scheduler is not None
+        cluster_workers(scheduler)
+        if scheduler is not None
         else (workers if workers is not None else default_workers())
     )
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)

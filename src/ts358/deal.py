@@ -70,7 +70,7 @@ class DealSetup:
         rng.shuffle(deck)
         hands: list[tuple[Card, ...]] = [(), (), ()]
         for role in Role:
-            hands[(dealer + 1 + role) % 3] = tuple(deck[role : 48 : 3])
+            hands[(dealer + 1 + role) % 3] = tuple(deck[role:48:3])
         return cls(number, dealer, (hands[0], hands[1], hands[2]), tuple(deck[48:]))
 
     @property
@@ -389,7 +389,8 @@ class Deal:
         self._log.append((DecisionKind.CHOOSE, decision))
         self._game = decision
         self._plan = tuple(
-            t for t in plan_exchange(self.previous_scores, self.dealer, decision, self.rules)
+            t
+            for t in plan_exchange(self.previous_scores, self.dealer, decision, self.rules)
             if t.count > 0
         )
         self._phase = _Phase.EXCHANGE

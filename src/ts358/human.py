@@ -64,7 +64,9 @@ class LineInput:
     """Lines from a stream: ``input()`` with line editing on a terminal, plain ``readline``
     otherwise (then the line read is echoed after the prompt)."""
 
-    def __init__(self, console: Console, stream: IO[str] | None = None, echo: bool | None = None) -> None:
+    def __init__(
+        self, console: Console, stream: IO[str] | None = None, echo: bool | None = None
+    ) -> None:
         self.console = console
         self.stream = stream
         self._echo = echo
@@ -153,16 +155,37 @@ class HumanPlayer(Player):
                 self.say(t("ev.you_chose", game=game_name(view.game)))
             else:
                 self.say(t("ev.chose", name=names[view.chooser], game=game_name(view.game)))
-        for step in view.exchanges[self._seen_exchanges:]:
+        for step in view.exchanges[self._seen_exchanges :]:
             s = self.style.plain
             if step.giver == view.seat:
-                self.say(t("ev.you_gave", given=s(step.given), name=names[step.receiver], returned=s(step.returned)))
+                self.say(
+                    t(
+                        "ev.you_gave",
+                        given=s(step.given),
+                        name=names[step.receiver],
+                        returned=s(step.returned),
+                    )
+                )
             else:
-                self.say(t("ev.gave_you", name=names[step.giver], given=s(step.given), returned=s(step.returned)))
+                self.say(
+                    t(
+                        "ev.gave_you",
+                        name=names[step.giver],
+                        given=s(step.given),
+                        returned=s(step.returned),
+                    )
+                )
         self._seen_exchanges = len(view.exchanges)
         if view.others_exchanged > self._seen_others:
             others = [s for s in range(3) if s != view.seat]
-            self.say(t("ev.others_exchanged", count=view.others_exchanged, a=names[others[0]], b=names[others[1]]))
+            self.say(
+                t(
+                    "ev.others_exchanged",
+                    count=view.others_exchanged,
+                    a=names[others[0]],
+                    b=names[others[1]],
+                )
+            )
             self._seen_others = view.others_exchanged
         if view.talon is not None and not self._seen_talon:
             self._seen_talon = True
@@ -175,7 +198,9 @@ class HumanPlayer(Player):
 
     def _show_tricks(self, tricks: Sequence) -> None:  # type: ignore[type-arg]
         for number in range(self._seen_tricks + 1, len(tricks) + 1):
-            self.console.print(render_finished_trick(number, tricks[number - 1], self.names, self.style))
+            self.console.print(
+                render_finished_trick(number, tricks[number - 1], self.names, self.style)
+            )
         self._seen_tricks = max(self._seen_tricks, len(tricks))
 
     def finish_deal(self, result: DealResult) -> None:
@@ -247,7 +272,10 @@ class HumanPlayer(Player):
             line.append_text(self.style.card(card, "bold"))
             line.append(f"  {scores[card]:+.2f}")
             if scores[card] >= best - 1e-9:
-                line.append(f"  ← {t('hint.best')}" if self.style.symbols else f"  <- {t('hint.best')}", style="green")
+                line.append(
+                    f"  ← {t('hint.best')}" if self.style.symbols else f"  <- {t('hint.best')}",
+                    style="green",
+                )
             self.console.print(line)
 
     def _last(self, view: SeatView) -> None:
@@ -260,7 +288,11 @@ class HumanPlayer(Player):
         before, _, after = head.partition("\0")
         from .tui import render_trick
 
-        self.console.print(Text(before).append_text(render_trick(trick.cards, trick.leader, self.names, self.style)).append(after))
+        self.console.print(
+            Text(before)
+            .append_text(render_trick(trick.cards, trick.leader, self.names, self.style))
+            .append(after)
+        )
 
     # ------------------------------------------------------------------ parsing
 
@@ -291,9 +323,13 @@ class HumanPlayer(Player):
                 try:
                     game = parse_game(text)
                 except NotationError:
-                    raise InputError(t("err.not_game", text=text, games=games_text(available))) from None
+                    raise InputError(
+                        t("err.not_game", text=text, games=games_text(available))
+                    ) from None
             if game not in available:
-                raise InputError(t("err.game_used", game=game_name(game), games=games_text(available)))
+                raise InputError(
+                    t("err.game_used", game=game_name(game), games=games_text(available))
+                )
             return game
 
         return self._ask(view, t("prompt.choose"), parse)  # type: ignore[return-value]
@@ -325,10 +361,17 @@ class HumanPlayer(Player):
             cards = [self._card(tok, view.options) for tok in tokens]
             chosen = CardSet(set(cards))
             if len(tokens) != 4 or len(chosen) != 4:
-                raise InputError(t("err.discard_count", count=len(chosen) if len(tokens) == len(chosen) else len(tokens)))
+                raise InputError(
+                    t(
+                        "err.discard_count",
+                        count=len(chosen) if len(tokens) == len(chosen) else len(tokens),
+                    )
+                )
             return chosen
 
-        example = " ".join(self.style.plain(c) for c in sorted(view.options, key=lambda c: (c.rank, c.suit))[:4])
+        example = " ".join(
+            self.style.plain(c) for c in sorted(view.options, key=lambda c: (c.rank, c.suit))[:4]
+        )
         return self._ask(view, t("prompt.discard", example=example), parse)  # type: ignore[return-value]
 
     def play(self, view: SeatView) -> Card:
@@ -341,7 +384,14 @@ class HumanPlayer(Player):
                     raise InputError(t("err.follow", card=self.style.plain(card), suit=suit_name))
                 trump = view.game.trump if view.game is not None else None
                 trump_name = self.style.suit(trump).plain if trump is not None else "?"
-                raise InputError(t("err.must_trump", card=self.style.plain(card), suit=suit_name, trump=trump_name))
+                raise InputError(
+                    t(
+                        "err.must_trump",
+                        card=self.style.plain(card),
+                        suit=suit_name,
+                        trump=trump_name,
+                    )
+                )
             return card
 
         example = self.style.plain(max(view.options, key=lambda c: c.rank))

@@ -101,7 +101,9 @@ def _connect(scheduler: str) -> Any:
         return distributed.Client(scheduler, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise SchedulerUnreachable(f"can't reach the Dask scheduler at {scheduler}: {reason}") from None
+        raise SchedulerUnreachable(
+            f"can't reach the Dask scheduler at {scheduler}: {reason}"
+        ) from None
 
 
 def cluster_workers(scheduler: str) -> int:

@@ -171,7 +171,9 @@ class Position:
                 why = (
                     f" ({role.label} has played to the trick in progress)"
                     if role in played
-                    else (" (players who have played to the trick hold one fewer)" if played else "")
+                    else (
+                        " (players who have played to the trick hold one fewer)" if played else ""
+                    )
                 )
                 held = len(self.hands[role])
                 raise PositionError(
@@ -350,10 +352,14 @@ class Position:
                 )
             cards = trick_table.get("cards", [])
             if not isinstance(cards, list):
-                raise PositionError("trick.cards", f'expected a list like ["7H", "8H"], not {cards!r}')
+                raise PositionError(
+                    "trick.cards", f'expected a list like ["7H", "8H"], not {cards!r}'
+                )
             for i, text in enumerate(cards):
                 if not isinstance(text, str):
-                    raise PositionError(f"trick.cards[{i}]", f"expected a card string, not {text!r}")
+                    raise PositionError(
+                        f"trick.cards[{i}]", f"expected a card string, not {text!r}"
+                    )
                 try:
                     trick.append(Card.parse(text))
                 except NotationError as exc:
@@ -402,7 +408,8 @@ class Position:
         trick = " ".join(str(c) for c in self.trick)
         return (
             f"{self.contract.label} ({self.void.label}), {hands}; "
-            f"{self.leader.label} leads" + (f" {trick}" if trick else "")
+            f"{self.leader.label} leads"
+            + (f" {trick}" if trick else "")
             + f"; taken {'/'.join(map(str, self.taken))}"
         )
 
@@ -447,7 +454,9 @@ def _items(value: Any, key: str, expected: str) -> tuple[Any, ...]:
 def _coerce_hands(hands: Any) -> tuple[CardSet, CardSet, CardSet]:
     hands = _items(hands, "hands", "three hands")
     if len(hands) != 3:
-        raise PositionError("hands", f"expected three hands (chooser, third, dealer), got {len(hands)}")
+        raise PositionError(
+            "hands", f"expected three hands (chooser, third, dealer), got {len(hands)}"
+        )
     out = []
     for role, hand in zip(Role, hands):
         key = f"hands.{role.label}"

@@ -19,7 +19,15 @@ from .match import Match, standings
 from .rules import MATCH_LENGTHS, Contract, Rules, VoidRule
 from .view import DecisionKind
 
-__all__ = ["FORMAT", "RecordError", "match_record", "dumps", "write_record", "load_record", "replay"]
+__all__ = [
+    "FORMAT",
+    "RecordError",
+    "match_record",
+    "dumps",
+    "write_record",
+    "load_record",
+    "replay",
+]
 
 FORMAT = "ts358-match/1"
 
@@ -314,4 +322,3 @@ def replay(record: dict[str, Any]) -> Match:
     if "places" in record:
         _expect("record", "places", record["places"], list(standings(match.totals)))
     return match
-

@@ -157,11 +157,7 @@ def constraints_of(view: SeatView) -> Constraints:
             card = cards[index]
             if card.suit != led:
                 allowed[seat] &= ~_suit_bits(led)
-                if (
-                    trump is not None
-                    and card.suit != trump
-                    and view.rules.void is VoidRule.HOUSE
-                ):
+                if trump is not None and card.suit != trump and view.rules.void is VoidRule.HOUSE:
                     allowed[seat] &= ~_suit_bits(trump)
 
     for place in range(4):
@@ -177,7 +173,9 @@ def constraints_of(view: SeatView) -> Constraints:
     )
 
 
-def _pin(fixed: list[int], allowed: list[int], cards: int, seat: int, discard_owner: int | None) -> None:
+def _pin(
+    fixed: list[int], allowed: list[int], cards: int, seat: int, discard_owner: int | None
+) -> None:
     """Record that ``cards`` belong to ``seat`` (its hand, or its discard if it is the chooser)."""
     if not cards:
         return

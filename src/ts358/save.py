@@ -35,7 +35,16 @@ from .deal import IllegalDecision
 from .match import Match
 from .rules import MATCH_LENGTHS, Rules, VoidRule
 
-__all__ = ["FORMAT", "SaveError", "SavedMatch", "to_json", "from_json", "write_save", "read_save", "new_id"]
+__all__ = [
+    "FORMAT",
+    "SaveError",
+    "SavedMatch",
+    "to_json",
+    "from_json",
+    "write_save",
+    "read_save",
+    "new_id",
+]
 
 FORMAT = "ts358-save/1"
 
@@ -133,7 +142,9 @@ def from_json(data: Any) -> SavedMatch:
     if len(names) != 3 or not all(isinstance(n, str) for n in names):
         raise SaveError("key 'players' must list three names")
     human = data.get("human", 0)
-    if human is not None and (not isinstance(human, int) or isinstance(human, bool) or human not in (0, 1, 2)):
+    if human is not None and (
+        not isinstance(human, int) or isinstance(human, bool) or human not in (0, 1, 2)
+    ):
         raise SaveError(f"key 'human' must be a seat 0-2 or null, not {human!r}")
     level = _need(data, "level", str)
     match_id = _need(data, "id", str)
@@ -195,7 +206,9 @@ def read_save(path: str | Path) -> SavedMatch:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}: the save file is truncated or corrupt ({exc.msg} at line {exc.lineno})") from None
+        raise SaveError(
+            f"{path}: the save file is truncated or corrupt ({exc.msg} at line {exc.lineno})"
+        ) from None
     try:
         return from_json(data)
     except SaveError as exc:

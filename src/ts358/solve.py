@@ -136,7 +136,9 @@ class SolveResult:
             "contract": self.position.contract.label,
             "to_move": self.to_move.label if self.to_move is not None else None,
             "players": {p.role.label: {"tricks": p.tricks, "score": p.score} for p in self.players},
-            "moves": [{"card": str(m.card), "tricks": m.tricks, "score": m.score} for m in self.moves],
+            "moves": [
+                {"card": str(m.card), "tricks": m.tricks, "score": m.score} for m in self.moves
+            ],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }

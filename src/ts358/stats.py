@@ -100,8 +100,16 @@ class MatchEntry:
         """ValueError if ``data`` is not an entry."""
         if not isinstance(data, dict):
             raise ValueError("not an object")
-        kinds = {"id": str, "finished": str, "level": str, "deals": int, "rules": str,
-                 "seed": int, "total": int, "place": int}
+        kinds = {
+            "id": str,
+            "finished": str,
+            "level": str,
+            "deals": int,
+            "rules": str,
+            "seed": int,
+            "total": int,
+            "place": int,
+        }
         for key, kind in kinds.items():
             if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
                 raise ValueError(f"key {key!r} missing or of the wrong type")
@@ -110,15 +118,20 @@ class MatchEntry:
             raise ValueError("key 'chosen' must be a list")
         chosen = []
         for item in chosen_raw:
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-                    and isinstance(item[1], int)):
+            if not (
+                isinstance(item, list)
+                and len(item) == 2
+                and isinstance(item[0], str)
+                and isinstance(item[1], int)
+            ):
                 raise ValueError("key 'chosen' holds [game, score] pairs")
             chosen.append((item[0], item[1]))
         return cls(**{k: data[k] for k in kinds}, chosen=tuple(chosen))
 
 
-def entry_from_match(match: Any, match_id: str, seat: int, level: str,
-                     now: _dt.datetime | None = None) -> MatchEntry:
+def entry_from_match(
+    match: Any, match_id: str, seat: int, level: str, now: _dt.datetime | None = None
+) -> MatchEntry:
     """The statistics entry of a finished :class:`~ts358.match.Match` for ``seat``."""
     if not match.done:
         raise ValueError("the match is not finished")

@@ -139,9 +139,14 @@ def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Ta
             _tricks_line(view, seat),
             t("table.total", total=f"{view.totals[seat]:+d}"),
             # The game being played is used up already, though the engine counts it at the end.
-            t("table.games_left", games=_games_short(
-                view.available[seat] - ({view.game} if view.game is not None and seat == view.chooser else set()),
-                style)),
+            t(
+                "table.games_left",
+                games=_games_short(
+                    view.available[seat]
+                    - ({view.game} if view.game is not None and seat == view.chooser else set()),
+                    style,
+                ),
+            ),
         )
     return table
 
@@ -159,9 +164,13 @@ def render_trick(
     return text
 
 
-def render_finished_trick(number: int, trick: Trick, names: Sequence[str], style: CardStyle) -> Text:
+def render_finished_trick(
+    number: int, trick: Trick, names: Sequence[str], style: CardStyle
+) -> Text:
     cards = render_trick(trick.cards, trick.leader, names, style)
-    head, _, tail = t("ev.trick", number=number, cards="\0", winner=names[trick.winner]).partition("\0")
+    head, _, tail = t("ev.trick", number=number, cards="\0", winner=names[trick.winner]).partition(
+        "\0"
+    )
     return Text(head).append_text(cards).append(tail)
 
 
@@ -181,11 +190,16 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
     parts.append(head)
     parts.append(render_players(view, names, style))
     if view.talon is not None and view.kind is DecisionKind.DISCARD:
-        parts.append(Text(t("table.talon", cards="")).append_text(style.cards(view.talon.descending())))
+        parts.append(
+            Text(t("table.talon", cards="")).append_text(style.cards(view.talon.descending()))
+        )
     if view.leader is not None:
         if view.trick:
-            parts.append(Text(t("table.on_table") + " ").append_text(
-                render_trick(view.trick, view.leader, names, style)))
+            parts.append(
+                Text(t("table.on_table") + " ").append_text(
+                    render_trick(view.trick, view.leader, names, style)
+                )
+            )
         else:
             parts.append(Text(t("table.to_lead", name=names[view.leader])))
     title = t("table.first_six") if view.game is None else t("table.your_hand")
@@ -226,30 +240,53 @@ def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> Render
     for r in results:
         for s in range(3):
             totals[s] += r.scores[s]
-        table.add_row(str(r.number), names[r.chooser], game_name(r.game),
-                      *(f"{v:+d}" for v in r.scores))
-    table.add_row("", "", Text(t("score.total"), style="bold"),
-                  *(Text(f"{v:+d}", style="bold") for v in totals))
+        table.add_row(
+            str(r.number), names[r.chooser], game_name(r.game), *(f"{v:+d}" for v in r.scores)
+        )
+    table.add_row(
+        "",
+        "",
+        Text(t("score.total"), style="bold"),
+        *(Text(f"{v:+d}", style="bold") for v in totals),
+    )
     return table
 
 
-def render_summary(result: DealResult, totals: Sequence[int], names: Sequence[str]) -> RenderableType:
+def render_summary(
+    result: DealResult, totals: Sequence[int], names: Sequence[str]
+) -> RenderableType:
     """After a deal: each player's role, tricks, score and new total."""
-    title = t("summary.title", number=result.number, game=game_name(result.game), name=names[result.chooser])
+    title = t(
+        "summary.title",
+        number=result.number,
+        game=game_name(result.game),
+        name=names[result.chooser],
+    )
     table = Table(title=title, title_justify="left", box=None, padding=(0, 2, 0, 0))
-    for key, justify in (("col.player", "left"), ("col.role", "left"), ("col.tricks", "right"),
-                         ("col.score", "right"), ("col.total", "right")):
+    for key, justify in (
+        ("col.player", "left"),
+        ("col.role", "left"),
+        ("col.tricks", "right"),
+        ("col.score", "right"),
+        ("col.total", "right"),
+    ):
         table.add_column(t(key), justify=justify)  # type: ignore[arg-type]
     for seat in range(3):
         role = Role((seat - result.dealer - 1) % 3)
         need = role.limit if result.game is Contract.NO_TRICKS else role.obligation
-        table.add_row(names[seat], role_name(role), f"{result.taken[seat]}/{need}",
-                      f"{result.scores[seat]:+d}", f"{totals[seat]:+d}")
+        table.add_row(
+            names[seat],
+            role_name(role),
+            f"{result.taken[seat]}/{need}",
+            f"{result.scores[seat]:+d}",
+            f"{totals[seat]:+d}",
+        )
     return table
 
 
-def render_analysis(analysis: DealAnalysis, names: Sequence[str], human: int | None,
-                    style: CardStyle) -> RenderableType:
+def render_analysis(
+    analysis: DealAnalysis, names: Sequence[str], human: int | None, style: CardStyle
+) -> RenderableType:
     """The values at each analysed trick start, tricks lost, and your better alternatives."""
     if analysis.first_trick > 16:
         return Text(t("analysis.none"))
@@ -274,22 +311,39 @@ def render_analysis(analysis: DealAnalysis, names: Sequence[str], human: int | N
         previous = v
     parts.append(table)
     lost = analysis.lost()
-    parts.append(Text(t("analysis.lost", list=", ".join(f"{names[s]} {lost[s]}" for s in range(3)))))
+    parts.append(
+        Text(t("analysis.lost", list=", ".join(f"{names[s]} {lost[s]}" for s in range(3))))
+    )
     if human is not None:
         mistakes = [r for r in analysis.mistakes() if r.seat == human]
         if not mistakes:
             parts.append(Text(t("analysis.all_best")))
         for r in mistakes:
-            parts.append(Text(t(
-                "analysis.alt", number=r.trick, card=style.plain(r.card), score=f"{r.score:+d}",
-                best=" ".join(style.plain(c) for c in r.best), best_score=f"{r.best_score:+d}",
-            )))
+            parts.append(
+                Text(
+                    t(
+                        "analysis.alt",
+                        number=r.trick,
+                        card=style.plain(r.card),
+                        score=f"{r.score:+d}",
+                        best=" ".join(style.plain(c) for c in r.best),
+                        best_score=f"{r.best_score:+d}",
+                    )
+                )
+            )
     return Group(*parts)
 
 
-def render_standings(totals: Sequence[int], places: Sequence[int], names: Sequence[str]) -> RenderableType:
-    table = Table(title=t("match.final"), title_justify="left", box=None, show_header=False,
-                  padding=(0, 2, 0, 0))
+def render_standings(
+    totals: Sequence[int], places: Sequence[int], names: Sequence[str]
+) -> RenderableType:
+    table = Table(
+        title=t("match.final"),
+        title_justify="left",
+        box=None,
+        show_header=False,
+        padding=(0, 2, 0, 0),
+    )
     table.add_column(justify="right")
     table.add_column()
     table.add_column(justify="right")

@@ -18,7 +18,14 @@ from typing import Any, Callable
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from ..parallel import ParallelError
@@ -112,8 +119,14 @@ def _arena_table(doc: dict[str, Any]) -> Table:
         )
     )
     for name, justify in (
-        ("player", "left"), ("seats", "right"), ("mean", "right"), ("95% CI", "right"),
-        ("won", "right"), ("decisions", "right"), ("median ms", "right"), ("max ms", "right"),
+        ("player", "left"),
+        ("seats", "right"),
+        ("mean", "right"),
+        ("95% CI", "right"),
+        ("won", "right"),
+        ("decisions", "right"),
+        ("median ms", "right"),
+        ("max ms", "right"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for r in doc["results"]:
@@ -134,7 +147,9 @@ def _arena_table(doc: dict[str, Any]) -> Table:
 @app.command("arena", help=ARENA_HELP)
 def arena_command(
     players: str = typer.Option(
-        "medium,medium,medium", "--players", metavar="A,B,C",
+        "medium,medium,medium",
+        "--players",
+        metavar="A,B,C",
         help="Three player levels, e.g. hard,medium,medium.",
     ),
     deals: str = typer.Option("100", "--deals", metavar="N", help="Boards (deals) to play."),
@@ -223,17 +238,33 @@ def _print_summary(summary: dict[str, Any]) -> None:
     if any(budgets):
         budget = "; node budget per solve: " + ", ".join(f"{b:,}" if b else "none" for b in budgets)
     games = Table(title=f"{summary['deals']} deals (discard: {method}{budget})")
-    columns = ["game", "deals", *(["unsolved"] if budgeted else []), "made by chooser", "chooser", "third", "dealer"]
+    columns = [
+        "game",
+        "deals",
+        *(["unsolved"] if budgeted else []),
+        "made by chooser",
+        "chooser",
+        "third",
+        "dealer",
+    ]
     for name in columns:
         games.add_column(name, justify="left" if name == "game" else "right")
     for row in summary["games"]:
         ms = row["mean_score"]
         games.add_row(
-            row["game"], str(row["deals"]), *([str(row["unsolved"])] if budgeted else []), _pct(row["made"]),
-            _signed(ms["chooser"]), _signed(ms["third"]), _signed(ms["dealer"]),
+            row["game"],
+            str(row["deals"]),
+            *([str(row["unsolved"])] if budgeted else []),
+            _pct(row["made"]),
+            _signed(ms["chooser"]),
+            _signed(ms["third"]),
+            _signed(ms["dealer"]),
         )
     console.print(games)
-    console.print("(chooser/third/dealer: mean double-dummy score, each valued alone against the other two)", highlight=False)
+    console.print(
+        "(chooser/third/dealer: mean double-dummy score, each valued alone against the other two)",
+        highlight=False,
+    )
     if budgeted:
         console.print(
             "Unsolved values (solves stopped at the node budget) are excluded from every figure "
@@ -246,15 +277,24 @@ def _print_summary(summary: dict[str, Any]) -> None:
         longest.add_column(name, justify="right")
     for row in summary["by_longest"]:
         longest.add_row(
-            str(row["length"]), str(row["deals"]), _pct(row["trump"]), _pct(row["no-trump"]),
-            _pct(row["no-tricks"]), _pct(row["any"]),
+            str(row["length"]),
+            str(row["deals"]),
+            _pct(row["trump"]),
+            _pct(row["no-trump"]),
+            _pct(row["no-tricks"]),
+            _pct(row["any"]),
         )
     console.print(longest)
     trumps = Table(title="Trump games, by trumps among the first six")
     for name in ("trumps", "games", "made", "mean score"):
         trumps.add_column(name, justify="right")
     for row in summary["by_trumps"]:
-        trumps.add_row(str(row["trumps"]), str(row["observations"]), _pct(row["made"]), _signed(row["mean_score"]))
+        trumps.add_row(
+            str(row["trumps"]),
+            str(row["observations"]),
+            _pct(row["made"]),
+            _signed(row["mean_score"]),
+        )
     console.print(trumps)
 
 
@@ -269,13 +309,21 @@ def analyze_command(
         None, "--out", metavar="FILE.jsonl", help="Write the JSON lines here (default: stdout)."
     ),
     games: str = typer.Option(
-        "all", "--games", metavar="G,G", help="Games to analyze, e.g. hearts,no-trump (default: all six)."
+        "all",
+        "--games",
+        metavar="G,G",
+        help="Games to analyze, e.g. hearts,no-trump (default: all six).",
     ),
     candidates: str = typer.Option(
-        "3", "--candidates", metavar="N", help="Rule-of-thumb discards tried per game (best one kept)."
+        "3",
+        "--candidates",
+        metavar="N",
+        help="Rule-of-thumb discards tried per game (best one kept).",
     ),
     max_nodes: str = typer.Option(
-        "0", "--max-nodes", metavar="N",
+        "0",
+        "--max-nodes",
+        metavar="N",
         help=(
             "Node budget per solve (default 0: no limit). Trades completeness for predictable "
             "time: a solve that needs more nodes stops, and its value is written as null "
@@ -334,8 +382,16 @@ def analyze_command(
 
             _run(
                 lambda: run_analysis(
-                    count, run_seed, first=start, games=chosen, candidates=tried, rules=rule_set,
-                    workers=workers_count, scheduler=address, on_deal=write, max_nodes=budget,
+                    count,
+                    run_seed,
+                    first=start,
+                    games=chosen,
+                    candidates=tried,
+                    rules=rule_set,
+                    workers=workers_count,
+                    scheduler=address,
+                    on_deal=write,
+                    max_nodes=budget,
                 )
             )
     finally:

@@ -40,7 +40,14 @@ from ..tui import CardStyle, render_analysis, render_standings, render_summary, 
 from ..view import SeatView
 from .app import CommandError, app
 
-__all__ = ["PlayOptions", "make_computer", "available_levels", "play_interactive", "play_auto", "strong_hint"]
+__all__ = [
+    "PlayOptions",
+    "make_computer",
+    "available_levels",
+    "play_interactive",
+    "play_auto",
+    "strong_hint",
+]
 
 DEFAULT_DEALS = 6
 DEFAULT_LEVEL = "medium"
@@ -154,8 +161,13 @@ def _line(style: CardStyle, message: str, markup_style: str = "") -> Text:
     return Text(style.text(message), style=markup_style)
 
 
-def play_interactive(saved: SavedMatch, options: PlayOptions, console: Console, err: Console,
-                     stream: IO[str] | None = None) -> int:
+def play_interactive(
+    saved: SavedMatch,
+    options: PlayOptions,
+    console: Console,
+    err: Console,
+    stream: IO[str] | None = None,
+) -> int:
     """Play ``saved`` from where it stands with the human at ``saved.human``; returns the
     exit code: 0 at the end of the match or after ``quit`` (saved), 130 after Ctrl-C
     (saved). Messages use the current :mod:`ts358.i18n` language."""
@@ -163,9 +175,18 @@ def play_interactive(saved: SavedMatch, options: PlayOptions, console: Console, 
     human_seat = saved.human if saved.human is not None else HUMAN_SEAT
     names = seat_names(human_seat)
     style = CardStyle(options.symbols)
-    computers = {s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != human_seat}
-    human = HumanPlayer(LineInput(console, stream), console, style, names,
-                        history=lambda: match.results, hint=options.hint, err_console=err)
+    computers = {
+        s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != human_seat
+    }
+    human = HumanPlayer(
+        LineInput(console, stream),
+        console,
+        style,
+        names,
+        history=lambda: match.results,
+        hint=options.hint,
+        err_console=err,
+    )
     step = len(match.snapshot().decisions)
 
     def saved_message() -> None:
@@ -209,8 +230,16 @@ def play_interactive(saved: SavedMatch, options: PlayOptions, console: Console, 
     return 0
 
 
-def _analysis(result: DealResult, match: Match, human: int, names: tuple[str, str, str],
-              style: CardStyle, options: PlayOptions, console: Console, err: Console) -> None:
+def _analysis(
+    result: DealResult,
+    match: Match,
+    human: int,
+    names: tuple[str, str, str],
+    style: CardStyle,
+    options: PlayOptions,
+    console: Console,
+    err: Console,
+) -> None:
     err.print(Text(t("analysis.running"), style="dim"))
     deadline = time.monotonic() + options.analysis_seconds
 
@@ -218,13 +247,20 @@ def _analysis(result: DealResult, match: Match, human: int, names: tuple[str, st
         if err.is_terminal:
             err.print(f"  {done}/{total}", end="\r", highlight=False)
 
-    analysis = analyze_deal(result, match.rules.void, (human,), deadline=deadline, progress=progress)
+    analysis = analyze_deal(
+        result, match.rules.void, (human,), deadline=deadline, progress=progress
+    )
     console.print()
     console.print(render_analysis(analysis, names, human, style))
 
 
-def _finish(saved: SavedMatch, options: PlayOptions, console: Console, err: Console,
-            names: tuple[str, str, str]) -> None:
+def _finish(
+    saved: SavedMatch,
+    options: PlayOptions,
+    console: Console,
+    err: Console,
+    names: tuple[str, str, str],
+) -> None:
     match = saved.match
     seat = saved.human if saved.human is not None else HUMAN_SEAT
     _save(saved, options.save_path)
@@ -236,7 +272,9 @@ def _finish(saved: SavedMatch, options: PlayOptions, console: Console, err: Cons
         console.print(Text(t("match.shared") if tied else t("match.won"), style="bold green"))
     else:
         console.print(Text(t("match.lost", place=places[seat])))
-    console.print(_line(CardStyle(options.symbols), t("match.result", result=match.totals[seat] * 10)))
+    console.print(
+        _line(CardStyle(options.symbols), t("match.result", result=match.totals[seat] * 10))
+    )
     if options.stats:
         try:
             record_match(entry_from_match(match, saved.id, seat, saved.level))
@@ -275,11 +313,26 @@ class _Printer:
 
     def deal(self, d: DealResult) -> list[str]:
         names = self.names
-        lines = [t("auto.deal", number=d.number, dealer=names[d.dealer], chooser=names[d.chooser],
-                   third=names[d.third], game=game_name(d.game))]
+        lines = [
+            t(
+                "auto.deal",
+                number=d.number,
+                dealer=names[d.dealer],
+                chooser=names[d.chooser],
+                third=names[d.third],
+                game=game_name(d.game),
+            )
+        ]
         for step in d.exchanges:
-            lines.append(t("auto.exchange", giver=names[step.giver], given=self.card(step.given),
-                           receiver=names[step.receiver], returned=self.card(step.returned)))
+            lines.append(
+                t(
+                    "auto.exchange",
+                    giver=names[step.giver],
+                    given=self.card(step.given),
+                    receiver=names[step.receiver],
+                    returned=self.card(step.returned),
+                )
+            )
         lines.append(t("auto.talon", talon=self.cards(d.talon), discard=self.cards(d.discard)))
         for i, trick in enumerate(d.tricks, 1):
             lines.append(
@@ -358,7 +411,9 @@ def _resume_path(text: str) -> Path:
     if text.strip().lower() != "last":
         return Path(text)
     folder = saves_dir()
-    saves = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+    saves = (
+        sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+    )
     if not saves:
         raise CommandError(f"--resume last: no saved match in {folder}")
     return saves[-1]
@@ -367,21 +422,38 @@ def _resume_path(text: str) -> Path:
 @app.command("play", help=PLAY_HELP)
 def play_command(
     auto: bool = typer.Option(False, "--auto", help="Three computer players play the match."),
-    deals: str = typer.Option("", "--deals", metavar="N", help="Deals: 3, 6, 9 or 18 (default: 6)."),
-    seed: str = typer.Option(
-        "", "--seed", metavar="S", help="Seed of the shuffles, the first dealer and the computer players (default: random)."
+    deals: str = typer.Option(
+        "", "--deals", metavar="N", help="Deals: 3, 6, 9 or 18 (default: 6)."
     ),
-    level: str = typer.Option("", "--level", help="Computer players: easy (random), medium (rule of thumb) or hard (sampling); default: medium."),
+    seed: str = typer.Option(
+        "",
+        "--seed",
+        metavar="S",
+        help="Seed of the shuffles, the first dealer and the computer players (default: random).",
+    ),
+    level: str = typer.Option(
+        "",
+        "--level",
+        help="Computer players: easy (random), medium (rule of thumb) or hard (sampling); default: medium.",
+    ),
     rules: str = typer.Option("", "--rules", help="house or kurnik (default: house)."),
-    lang: str = typer.Option("", "--lang", help="pl, cs or en (default: from the locale, else en)."),
+    lang: str = typer.Option(
+        "", "--lang", help="pl, cs or en (default: from the locale, else en)."
+    ),
     ascii_only: bool = typer.Option(False, "--ascii", help="Write suits as S H D C, not ♠♥♦♣."),
-    resume: str = typer.Option("", "--resume", metavar="FILE", help="Continue a saved match ('last': the newest save)."),
+    resume: str = typer.Option(
+        "", "--resume", metavar="FILE", help="Continue a saved match ('last': the newest save)."
+    ),
     record: Path | None = typer.Option(
         None, "--record", metavar="FILE", help="Write the match record (JSON) here at the end."
     ),
-    no_analysis: bool = typer.Option(False, "--no-analysis", help="Skip the double-dummy analysis after each deal."),
+    no_analysis: bool = typer.Option(
+        False, "--no-analysis", help="Skip the double-dummy analysis after each deal."
+    ),
     analysis_time: float = typer.Option(
-        DEFAULT_ANALYSIS_SECONDS, "--analysis-time", metavar="SECONDS",
+        DEFAULT_ANALYSIS_SECONDS,
+        "--analysis-time",
+        metavar="SECONDS",
         help="Time budget of each deal's analysis; the end of the deal is analysed first.",
     ),
 ) -> None:
@@ -400,13 +472,23 @@ def play_command(
 
     if auto:
         if resume.strip():
-            raise CommandError("--resume continues a match with you at the table; it can't be combined with --auto")
+            raise CommandError(
+                "--resume continues a match with you at the table; it can't be combined with --auto"
+            )
         match_rules = _rules(deals, rules)
         match_seed = _int_option("--seed", seed) if seed.strip() else secrets.randbelow(2**32)
         match = Match(match_rules, match_seed)
         lvl = level_key or DEFAULT_LEVEL
-        typer.echo(t("auto.start", deals=match_rules.length, seed=match_seed,
-                     rules=rules.strip().lower() or "house", level=lvl, names=", ".join(match.names)))
+        typer.echo(
+            t(
+                "auto.start",
+                deals=match_rules.length,
+                seed=match_seed,
+                rules=rules.strip().lower() or "house",
+                level=lvl,
+                names=", ".join(match.names),
+            )
+        )
         play_auto(match, lvl, symbols, typer.echo)
         if record is not None:
             _write_record(record, match)
@@ -433,9 +515,13 @@ def play_command(
         match = saved.match
         if match.done:
             console.print(Text(t("match.finished_already")))
-            console.print(render_standings(match.totals, match.standings(), seat_names(saved.human)))
+            console.print(
+                render_standings(match.totals, match.standings(), seat_names(saved.human))
+            )
             return
-        console.print(Text(t("match.resumed", path=save_path, number=match.number, total=match.rules.length)))
+        console.print(
+            Text(t("match.resumed", path=save_path, number=match.number, total=match.rules.length))
+        )
     else:
         match_rules = _rules(deals, rules)
         match_seed = _int_option("--seed", seed) if seed.strip() else secrets.randbelow(2**32)
@@ -443,9 +529,18 @@ def play_command(
         saved = SavedMatch(match, new_id(match_seed), HUMAN_SEAT, level_key or DEFAULT_LEVEL)
         save_path = saves_dir() / f"{saved.id}.json"
         names = seat_names(HUMAN_SEAT)
-        console.print(Text(t("match.start", deals=match_rules.length,
-                             rules=t(f"rules.{match_rules.void.label}"),
-                             level=t(f"level.{saved.level}"), seed=match_seed), style="bold"))
+        console.print(
+            Text(
+                t(
+                    "match.start",
+                    deals=match_rules.length,
+                    rules=t(f"rules.{match_rules.void.label}"),
+                    level=t(f"level.{saved.level}"),
+                    seed=match_seed,
+                ),
+                style="bold",
+            )
+        )
         console.print(Text(t("match.seats", left=names[1], right=names[2])))
         console.print(Text(t("match.first_dealer", name=names[match.first_dealer])))
         _save(saved, save_path)

@@ -64,7 +64,6 @@ SOLVE_HELP = _paragraphs(
 )
 
 
-
 class _Style:
     """How cards are drawn: suit symbols (red hearts and diamonds) or plain letters."""
 
@@ -180,7 +179,9 @@ def _status(name: str) -> ContextManager[Any]:
     shown only on a terminal and erased when the solve ends: stdout stays the results."""
     if not sys.stderr.isatty():
         return contextlib.nullcontext()
-    return Console(stderr=True, highlight=False).status(f"solving {name} (Ctrl-C stops)", spinner="line")
+    return Console(stderr=True, highlight=False).status(
+        f"solving {name} (Ctrl-C stops)", spinner="line"
+    )
 
 
 def _signed(n: int) -> str:
@@ -198,22 +199,33 @@ def _signed(n: int) -> str:
 )
 def solve_command(
     files: list[str] = typer.Argument(
-        ..., metavar="FILE", help="Position files (TOML, see above); '-' reads stdin.",
+        ...,
+        metavar="FILE",
+        help="Position files (TOML, see above); '-' reads stdin.",
         show_default=False,
     ),
     player: str | None = typer.Option(
-        None, "--player", "-p", metavar="ROLE",
+        None,
+        "--player",
+        "-p",
+        metavar="ROLE",
         help="Solve only this player: chooser, third or dealer (default: all three).",
     ),
     as_json: bool = typer.Option(
-        False, "--json", help="Print one JSON line per file instead of tables.",
+        False,
+        "--json",
+        help="Print one JSON line per file instead of tables.",
     ),
     no_moves: bool = typer.Option(
-        False, "--no-moves",
+        False,
+        "--no-moves",
         help="Skip the per-card values of the player to move (faster); JSON 'moves' is [].",
     ),
     tt_mb: int = typer.Option(
-        64, "--tt-mb", metavar="N", help="Transposition table size in megabytes (at least 1).",
+        64,
+        "--tt-mb",
+        metavar="N",
+        help="Transposition table size in megabytes (at least 1).",
     ),
 ) -> None:
     # Help text: SOLVE_HELP (below), set on the command.
@@ -241,8 +253,6 @@ def solve_command(
             _render(console, "<stdin>" if name == "-" else name, result, style)
 
 
-
-
 @app.command(
     "deal",
     epilog="Examples:  ts358 deal --seed 1;  ts358 deal --seed 42 --contract no-tricks "
@@ -251,12 +261,19 @@ def solve_command(
 def deal_command(
     seed: int = typer.Option(..., "--seed", help="Random seed: the same seed, the same deal."),
     contract: str = typer.Option(
-        "no-trump", "--contract", "-c", metavar="GAME",
+        "no-trump",
+        "--contract",
+        "-c",
+        metavar="GAME",
         help="spades, hearts, diamonds, clubs, no-trump or no-tricks.",
     ),
     rules: str = typer.Option("house", "--rules", metavar="RULES", help="house or kurnik."),
     out: Path | None = typer.Option(
-        None, "--out", "-o", metavar="FILE", help="Write here instead of stdout.",
+        None,
+        "--out",
+        "-o",
+        metavar="FILE",
+        help="Write here instead of stdout.",
         dir_okay=False,
     ),
 ) -> None:

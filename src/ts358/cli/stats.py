@@ -32,18 +32,36 @@ def render_stats(entries: Sequence[MatchEntry], size: int = 10) -> RenderableTyp
     parts: list[RenderableType] = []
     table = Table(title=t("stats.title"), title_justify="left", box=None, padding=(0, 2, 0, 0))
     table.add_column(t("stats.level"))
-    for key in ("stats.played", "stats.won", "stats.win_rate", "stats.avg_total", "stats.best_total"):
+    for key in (
+        "stats.played",
+        "stats.won",
+        "stats.win_rate",
+        "stats.avg_total",
+        "stats.best_total",
+    ):
         table.add_column(t(key), justify="right")
     for lv in summary.by_level:
-        table.add_row(t(f"level.{lv.level}") if f"level.{lv.level}" in i18n.MESSAGES["en"] else lv.level,
-                      str(lv.played), str(lv.won), f"{lv.won / lv.played:.0%}",
-                      f"{lv.average_total:+.2f}", f"{lv.best_total:+d}")
-    table.add_row(Text("Σ", style="bold"), str(summary.played), str(summary.won),
-                  f"{summary.win_rate:.0%}", f"{summary.average_total:+.2f}",
-                  f"{summary.best_total:+d}" if summary.best_total is not None else "-")
+        table.add_row(
+            t(f"level.{lv.level}") if f"level.{lv.level}" in i18n.MESSAGES["en"] else lv.level,
+            str(lv.played),
+            str(lv.won),
+            f"{lv.won / lv.played:.0%}",
+            f"{lv.average_total:+.2f}",
+            f"{lv.best_total:+d}",
+        )
+    table.add_row(
+        Text("Σ", style="bold"),
+        str(summary.played),
+        str(summary.won),
+        f"{summary.win_rate:.0%}",
+        f"{summary.average_total:+.2f}",
+        f"{summary.best_total:+d}" if summary.best_total is not None else "-",
+    )
     parts.append(table)
     if summary.games:
-        games = Table(title=t("stats.chooser_games"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+        games = Table(
+            title=t("stats.chooser_games"), title_justify="left", box=None, padding=(0, 2, 0, 0)
+        )
         games.add_column(t("score.game"))
         games.add_column(t("stats.played"), justify="right")
         games.add_column(t("stats.made"), justify="right")
@@ -58,22 +76,31 @@ def render_stats(entries: Sequence[MatchEntry], size: int = 10) -> RenderableTyp
     if not board:
         parts.append(Text(t("stats.no_wins")))
     else:
-        top = Table(title=t("stats.leaderboard"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+        top = Table(
+            title=t("stats.leaderboard"), title_justify="left", box=None, padding=(0, 2, 0, 0)
+        )
         top.add_column(t("stats.rank"), justify="right")
         top.add_column(t("stats.result"), justify="right")
         top.add_column(t("stats.date"))
         top.add_column(t("stats.level"))
         top.add_column(t("stats.deals"), justify="right")
         for rank, entry in enumerate(board, 1):
-            top.add_row(f"{rank}.", str(entry.result), entry.finished[:16].replace("T", " "),
-                        t(f"level.{entry.level}"), str(entry.deals))
+            top.add_row(
+                f"{rank}.",
+                str(entry.result),
+                entry.finished[:16].replace("T", " "),
+                t(f"level.{entry.level}"),
+                str(entry.deals),
+            )
         parts.append(top)
     return Group(*parts)
 
 
 @app.command("stats")
 def stats_command(
-    lang: str = typer.Option("", "--lang", help="pl, cs or en (default: from the locale, else en)."),
+    lang: str = typer.Option(
+        "", "--lang", help="pl, cs or en (default: from the locale, else en)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the finished matches as JSON lines."),
     top: int = typer.Option(10, "--top", metavar="N", help="Entries in the leaderboard."),
 ) -> None:

@@ -101,7 +101,14 @@ class SamplingPlayer(Player):
 
     def _rng(self, view: SeatView) -> random.Random:
         # Seeded from text, which hashes the same in every process: reproducible anywhere.
-        key = (self.seed, view.seat, view.deal_number, len(view.tricks), len(view.trick), str(view.kind))
+        key = (
+            self.seed,
+            view.seat,
+            view.deal_number,
+            len(view.tricks),
+            len(view.trick),
+            str(view.kind),
+        )
         return random.Random(str(key))
 
     def _worlds(self, view: SeatView, count: int) -> list[World]:
@@ -111,7 +118,10 @@ class SamplingPlayer(Player):
         return _Budget(self._solver, self.effort.node_budget)
 
     def _chooser_scores(
-        self, view: SeatView, hands: Iterable[tuple[CardSet, Contract]], budget: _Budget,
+        self,
+        view: SeatView,
+        hands: Iterable[tuple[CardSet, Contract]],
+        budget: _Budget,
         world: World,
     ) -> list[int] | None:
         """The chooser's score for each (hand after the discard, game) against ``world``'s
@@ -127,8 +137,15 @@ class SamplingPlayer(Player):
             scores.append(Role.CHOOSER.score(game, tricks))
         return scores
 
-    def _rollout(self, view: SeatView, world: World, full: CardSet, talon: CardSet,
-                 discard: CardSet, game: Contract) -> int:
+    def _rollout(
+        self,
+        view: SeatView,
+        world: World,
+        full: CardSet,
+        talon: CardSet,
+        discard: CardSet,
+        game: Contract,
+    ) -> int:
         """The chooser's score when the deal is played out by the rule of thumb on the
         layout ``world``, the chooser holding ``full`` (twenty cards, the ``talon`` among
         them) and discarding ``discard``: the cheap estimate used when exact solves of
@@ -143,8 +160,9 @@ class SamplingPlayer(Player):
             deal.apply(self._rule_of_thumb.decide(pending.view))
         return deal.result().scores[view.chooser]
 
-    def _best_by_average(self, view: SeatView, count: int, options: list[Any], hands_of: Any,
-                         rollout_of: Any) -> Any:
+    def _best_by_average(
+        self, view: SeatView, count: int, options: list[Any], hands_of: Any, rollout_of: Any
+    ) -> Any:
         """The option with the best chooser score summed over the sampled layouts.
 
         ``hands_of(world)`` lists (hand after the discard, game) per option, solved exactly
@@ -184,8 +202,12 @@ class SamplingPlayer(Player):
         solved = 0
         for world in self._worlds(view, count):
             values = budget.run(
-                "move_values", role_hands(view, world), int(view.role_of(leader)), trick,
-                int(view.game), int(view.rules.void),
+                "move_values",
+                role_hands(view, world),
+                int(view.role_of(leader)),
+                trick,
+                int(view.game),
+                int(view.rules.void),
             )
             if values is None:
                 break
@@ -216,7 +238,9 @@ class SamplingPlayer(Player):
             return [(full, self._rule_of_thumb_discard(view, full, g), g) for g in games]
 
         return self._best_by_average(
-            view, self.effort.choose, games,
+            view,
+            self.effort.choose,
+            games,
             lambda w: [(full - d, g) for full, d, g in discards(w)],
             lambda w: [self._rollout(view, w, full, w.pile, d, g) for full, d, g in discards(w)],
         )
@@ -229,7 +253,9 @@ class SamplingPlayer(Player):
         if len(candidates) == 1:
             return candidates[0]
         return self._best_by_average(
-            view, self.effort.discard, candidates,
+            view,
+            self.effort.discard,
+            candidates,
             lambda w: [(view.options - c, game) for c in candidates],
             lambda w: [self._rollout(view, w, view.options, talon, c, game) for c in candidates],
         )

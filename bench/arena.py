@@ -27,8 +27,8 @@ import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 
-from ts358.analyze import run_analysis
-from ts358.arena import run_arena
+from ts358.analysis.game_stats import run_analysis
+from ts358.batch.arena import run_arena
 from ts358.rules import Contract
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from reference_solver import reference_move_values, reference_value
 
-from ts358.analysis import DealAnalysis, PlayReview, TrickValues, analyze_deal, play_positions
+from ts358.analysis.review import DealAnalysis, PlayReview, TrickValues, analyze_deal, play_positions
 from ts358.cards import CardSet
 from ts358.match import Match
 from ts358.players import make_player

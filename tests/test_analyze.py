@@ -12,7 +12,7 @@ import pytest
 from cli_runner import run_cli
 
 from ts358 import _core358
-from ts358.analyze import (
+from ts358.analysis.game_stats import (
     analyze_deal,
     discard_candidates,
     longest_first_six,
@@ -26,7 +26,7 @@ from ts358.deal import Deal
 from ts358.players import HeuristicPlayer
 from ts358.position import Position
 from ts358.rules import Contract, Role
-from ts358.solve import solve
+from ts358.analysis.solve import solve
 
 WORKLOAD = ["--deals", "2", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2"]
 # Five deals, so that one worker runs chunks of two deals and two workers chunks of one.

@@ -10,7 +10,7 @@ import sys
 import pytest
 from cli_runner import read_until_closed, run_cli
 
-from ts358.arena import (
+from ts358.batch.arena import (
     BoardOutcome,
     TimeHistogram,
     make_board,

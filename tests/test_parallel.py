@@ -1,4 +1,4 @@
-"""ts358.parallel: chunks come back in order wherever they ran; a worker that dies loses only
+"""ts358.batch.pool: chunks come back in order wherever they ran; a worker that dies loses only
 work that is run again; Dask is optional and its absence is a one-line hint."""
 
 import os
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ts358 import parallel
-from ts358.parallel import MissingExtra, WorkerLost, chunk_ranges, run_chunks
+from ts358.batch import pool as parallel
+from ts358.batch.pool import MissingExtra, WorkerLost, chunk_ranges, run_chunks
 
 
 # Chunk functions live at module level: spawned workers import this module to find them.

@@ -19,8 +19,8 @@ from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
-from ts358.save import read_save
-from ts358.stats import load_entries
+from ts358.session.saves import read_save
+from ts358.session.history import load_entries
 from ts358.view import DecisionKind
 
 
@@ -215,7 +215,7 @@ def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
     from rich.console import Console
 
     from ts358.cli.play import PlayOptions, play_interactive
-    from ts358.save import SavedMatch
+    from ts358.session.saves import SavedMatch
 
     steps, _ = human_script(6)
     answers = [a for _, _, a in steps[:5]]
@@ -298,7 +298,7 @@ def test_minus_player_chooses_the_return_for_a_trump():
 def test_hand_marks_legal_cards_without_colour_and_games_left():
     from rich.console import Console
 
-    from ts358.tui import CardStyle, render_hand, render_table
+    from ts358.session.table import CardStyle, render_hand, render_table
 
     hand = CardSet.parse("AK.Q2.-.T")
     legal = CardSet.parse("-.Q2.-.-")
@@ -330,7 +330,7 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
 
 def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
     from ts358.cli import play as play_cli
-    from ts358.human import HintUnavailable
+    from ts358.session.human import HintUnavailable
     from ts358.players import Effort, SamplingPlayer
 
     monkeypatch.setitem(

@@ -12,7 +12,7 @@ from ts358 import CardSet, Rules, VoidRule
 from ts358.cards import DECK
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, RandomPlayer
-from ts358.sampling import SamplingError, World, constraints_of, sample_worlds
+from ts358.players.layouts import SamplingError, World, constraints_of, sample_worlds
 from ts358.view import DecisionKind
 
 

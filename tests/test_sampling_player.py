@@ -10,7 +10,7 @@ from ts358 import CardSet, Role, Rules, VoidRule
 from ts358.deal import Deal, DealSetup
 from ts358.match import Match
 from ts358.players import Effort, HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
-from ts358.sampling import role_hands, sample_worlds
+from ts358.players.layouts import role_hands, sample_worlds
 from ts358.view import DecisionKind
 
 # Few layouts keep the tests quick; the logic is the same at any effort.

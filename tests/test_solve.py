@@ -9,7 +9,7 @@ from reference_solver import reference_move_values, reference_value
 
 from ts358 import Card, CardSet, Contract, Role, VoidRule
 from ts358.position import Position
-from ts358.solve import SolveResult, new_solver, solve
+from ts358.analysis.solve import SolveResult, new_solver, solve
 
 OBLIGATION = {Role.CHOOSER: 8, Role.THIRD: 5, Role.DEALER: 3}
 LIMIT = {Role.CHOOSER: 3, Role.THIRD: 5, Role.DEALER: 8}
@@ -223,9 +223,9 @@ def test_result_is_frozen_and_serialisable(solver):
 def test_docstring_example_runs():
     import doctest
 
-    import ts358.solve
+    import ts358.analysis.solve
 
-    result = doctest.testmod(ts358.solve)
+    result = doctest.testmod(ts358.analysis.solve)
     assert result.attempted > 0 and result.failed == 0
 
 

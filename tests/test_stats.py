@@ -11,7 +11,7 @@ from cli_runner import run_cli
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
-from ts358.stats import (
+from ts358.session.history import (
     MatchEntry,
     data_dir,
     entry_from_match,

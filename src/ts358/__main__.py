@@ -1,3 +1,3 @@
-from .cli import main
+from ts358.cli import main
 
 main()

@@ -13,11 +13,11 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 
-from .cards import DECK, Card, CardSet
-from .exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
-from .rules import Contract, Role, Rules
-from .tricks import legal_cards, trick_winner
-from .view import DecisionKind, SeatView, Trick
+from ts358.cards import DECK, Card, CardSet
+from ts358.exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
+from ts358.rules import Contract, Role, Rules
+from ts358.tricks import legal_cards, trick_winner
+from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
     "IllegalDecision",
@@ -335,7 +335,7 @@ class Deal:
     def position(self):  # type: ignore[no-untyped-def]
         """The current play position as a :class:`ts358.position.Position` (roles, not seats),
         for the solver: hands by role, the leader, the trick in progress, tricks taken."""
-        from .position import Position  # the solver side is optional for the engine
+        from ts358.position import Position  # the solver side is optional for the engine
 
         if self._phase is not _Phase.PLAY or self._game is None:
             raise ValueError("a position exists only while the tricks are being played")

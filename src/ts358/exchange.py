@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from .cards import Card, CardSet
-from .rules import Contract, Role, Rules
+from ts358.cards import Card, CardSet
+from ts358.rules import Contract, Role, Rules
 
 __all__ = ["Transfer", "ExchangeStep", "plan_exchange", "automatic_return", "giveable"]
 

@@ -14,11 +14,11 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .deal import ALL_GAMES, Deal, DealResult, DealSetup, Decision, IllegalDecision, Pending
-from .rules import Contract, Rules
+from ts358.deal import ALL_GAMES, Deal, DealResult, DealSetup, Decision, IllegalDecision, Pending
+from ts358.rules import Contract, Rules
 
 if TYPE_CHECKING:
-    from .players.base import Player
+    from ts358.players.base import Player
 
 __all__ = ["Match", "MatchSnapshot", "standings", "DEFAULT_NAMES"]
 

@@ -1,6 +1,6 @@
 """A position in the play of one deal: who holds what, the trick in progress, tricks taken.
 
-A :class:`Position` is the input of the double-dummy solver (:mod:`ts358.solve`). It is
+A :class:`Position` is the input of the double-dummy solver (:mod:`ts358.analysis.solve`). It is
 immutable, hashable and checks itself on construction: a position that could not arise in
 play under the rules of RULES.md raises :class:`PositionError`, whose message names the
 offending key (the key of the TOML file format below) and the problem.
@@ -36,9 +36,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .cards import DECK, Card, CardSet, NotationError
-from .rules import Contract, Role, VoidRule
-from .tricks import legal_cards, trick_winner
+from ts358.cards import DECK, Card, CardSet, NotationError
+from ts358.rules import Contract, Role, VoidRule
+from ts358.tricks import legal_cards, trick_winner
 
 if sys.version_info >= (3, 11):
     import tomllib

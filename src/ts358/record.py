@@ -13,11 +13,11 @@ import json
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .cards import Card, CardSet
-from .deal import DealResult, DealSetup, IllegalDecision
-from .match import Match, standings
-from .rules import MATCH_LENGTHS, Contract, Rules, VoidRule
-from .view import DecisionKind
+from ts358.cards import Card, CardSet
+from ts358.deal import DealResult, DealSetup, IllegalDecision
+from ts358.match import Match, standings
+from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
+from ts358.view import DecisionKind
 
 __all__ = [
     "FORMAT",

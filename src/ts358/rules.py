@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from .cards import NotationError, Suit
+from ts358.cards import NotationError, Suit
 
 __all__ = ["Contract", "Role", "VoidRule", "Rules", "MATCH_LENGTHS"]
 

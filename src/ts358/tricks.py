@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import _core358
-from .cards import Card, CardSet
-from .rules import Contract, VoidRule
+from ts358 import _core358
+from ts358.cards import Card, CardSet
+from ts358.rules import Contract, VoidRule
 
 __all__ = ["legal_cards", "trick_winner"]
 

@@ -12,9 +12,9 @@ import dataclasses
 import enum
 from typing import NamedTuple
 
-from .cards import Card, CardSet
-from .exchange import ExchangeStep
-from .rules import Contract, Role, Rules
+from ts358.cards import Card, CardSet
+from ts358.exchange import ExchangeStep
+from ts358.rules import Contract, Role, Rules
 
 __all__ = ["DecisionKind", "Trick", "SeatView"]
 

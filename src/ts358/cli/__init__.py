@@ -6,13 +6,13 @@ import sys
 
 import typer
 
-from .app import ClickException, CommandError, app
+from ts358.cli.app import ClickException, CommandError, app
 
 # Importing a command module registers its commands on `app`.
-from . import solve  # noqa: F401
-from . import play  # noqa: F401
-from . import arena  # noqa: F401
-from . import stats  # noqa: F401
+from ts358.cli import solve  # noqa: F401
+from ts358.cli import play  # noqa: F401
+from ts358.cli import arena  # noqa: F401
+from ts358.cli import stats  # noqa: F401
 
 __all__ = ["CommandError", "app", "main"]
 

@@ -28,9 +28,9 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..parallel import ParallelError
-from ..rules import Contract, Rules
-from .app import CommandError, app
+from ts358.batch.pool import ParallelError
+from ts358.rules import Contract, Rules
+from ts358.cli.app import CommandError, app
 
 ARENA_HELP = (
     "Compare computer players on duplicate deals: every board (a deal with its match "
@@ -162,8 +162,8 @@ def arena_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the results document as JSON."),
 ) -> None:
-    from ..arena import ArenaError, run_arena
-    from ..players import LEVELS
+    from ts358.batch.arena import ArenaError, run_arena
+    from ts358.players import LEVELS
 
     configs = [p.strip().lower() for p in players.split(",")]
     if len(configs) != 3 or not all(configs):
@@ -343,8 +343,8 @@ def analyze_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="With --summary: the tables as JSON."),
 ) -> None:
-    from ..analyze import dumps, read_records, run_analysis
-    from ..analyze import summarize as summarize_records
+    from ts358.analysis.game_stats import dumps, read_records, run_analysis
+    from ts358.analysis.game_stats import summarize as summarize_records
 
     if summary is not None:
         try:

@@ -2,7 +2,7 @@
 three computer players printed deal by deal.
 
 Everything the command does is a call into the Python API: :func:`play_interactive` plays a
-:class:`~ts358.save.SavedMatch` with a :class:`~ts358.human.HumanPlayer`, saving after every
+:class:`~ts358.session.saves.SavedMatch` with a :class:`~ts358.session.human.HumanPlayer`, saving after every
 deal and on quit or Ctrl-C; :func:`play_auto` plays and prints a computer-only match.
 
 Options are read as text and checked here, so a bad value is one line on stderr (exit 2)
@@ -23,22 +23,22 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .. import i18n
-from ..analysis import analyze_deal
-from ..cards import Card
-from ..deal import DealResult, IllegalDecision
-from ..human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
-from ..i18n import can_encode_symbols, game_name, t
-from ..match import Match
-from ..players import LEVELS, SamplingPlayer, make_player
-from ..players.base import Player
-from ..record import write_record
-from ..rules import MATCH_LENGTHS, Rules
-from ..save import SavedMatch, SaveError, new_id, read_save, write_save
-from ..stats import entry_from_match, record_match, saves_dir
-from ..tui import CardStyle, render_analysis, render_standings, render_summary, seat_names
-from ..view import SeatView
-from .app import CommandError, app
+from ts358.session import texts as i18n
+from ts358.analysis.review import analyze_deal
+from ts358.cards import Card
+from ts358.deal import DealResult, IllegalDecision
+from ts358.session.human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
+from ts358.session.texts import can_encode_symbols, game_name, t
+from ts358.match import Match
+from ts358.players import LEVELS, SamplingPlayer, make_player
+from ts358.players.base import Player
+from ts358.record import write_record
+from ts358.rules import MATCH_LENGTHS, Rules
+from ts358.session.saves import SavedMatch, SaveError, new_id, read_save, write_save
+from ts358.session.history import entry_from_match, record_match, saves_dir
+from ts358.session.table import CardStyle, render_analysis, render_standings, render_summary, seat_names
+from ts358.view import SeatView
+from ts358.cli.app import CommandError, app
 
 __all__ = [
     "PlayOptions",
@@ -73,7 +73,7 @@ def available_levels() -> tuple[str, ...]:
     levels = list(LEVELS)
     if "hard" not in levels:
         try:
-            from ..players.sampling import SamplingPlayer  # noqa: F401
+            from ts358.players.sampling import SamplingPlayer  # noqa: F401
         except ImportError:
             pass
         else:
@@ -88,7 +88,7 @@ def make_computer(level: str, seed: int) -> Player:
     except ValueError:
         if level != "hard":
             raise
-        from ..players.sampling import SamplingPlayer
+        from ts358.players.sampling import SamplingPlayer
 
         return SamplingPlayer(seed)
 
@@ -170,7 +170,7 @@ def play_interactive(
 ) -> int:
     """Play ``saved`` from where it stands with the human at ``saved.human``; returns the
     exit code: 0 at the end of the match or after ``quit`` (saved), 130 after Ctrl-C
-    (saved). Messages use the current :mod:`ts358.i18n` language."""
+    (saved). Messages use the current :mod:`ts358.session.texts` language."""
     match = saved.match
     human_seat = saved.human if saved.human is not None else HUMAN_SEAT
     names = seat_names(human_seat)

@@ -1,6 +1,6 @@
 """``ts358 solve`` and ``ts358 deal``: double-dummy solving of position files.
 
-A thin layer over :mod:`ts358.position` and :mod:`ts358.solve`: read the files, solve,
+A thin layer over :mod:`ts358.position` and :mod:`ts358.analysis.solve`: read the files, solve,
 print (Rich tables for people, one JSON line per file with ``--json``).
 """
 
@@ -17,12 +17,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import Card, CardSet, NotationError, Suit
-from ..i18n import can_encode_symbols
-from ..position import Position, PositionError
-from ..rules import Contract, Role, VoidRule
-from ..solve import SolveResult, new_solver, solve
-from .app import CommandError, app
+from ts358.cards import Card, CardSet, NotationError, Suit
+from ts358.session.texts import can_encode_symbols
+from ts358.position import Position, PositionError
+from ts358.rules import Contract, Role, VoidRule
+from ts358.analysis.solve import SolveResult, new_solver, solve
+from ts358.cli.app import CommandError, app
 
 
 def _paragraphs(*paragraphs: str) -> str:

@@ -1,7 +1,7 @@
 """``ts358 stats``: local statistics of finished matches and the leaderboard.
 
-A thin layer over :mod:`ts358.stats` (:func:`~ts358.stats.load_entries`,
-:func:`~ts358.stats.summarize`, :func:`~ts358.stats.leaderboard`).
+A thin layer over :mod:`ts358.session.history` (:func:`~ts358.session.history.load_entries`,
+:func:`~ts358.session.history.summarize`, :func:`~ts358.session.history.leaderboard`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .. import i18n
-from ..i18n import game_name, t
-from ..rules import Contract
-from ..stats import MatchEntry, leaderboard, load_entries, stats_path, summarize
-from .app import CommandError, app
+from ts358.session import texts as i18n
+from ts358.session.texts import game_name, t
+from ts358.rules import Contract
+from ts358.session.history import MatchEntry, leaderboard, load_entries, stats_path, summarize
+from ts358.cli.app import CommandError, app
 
 __all__ = ["render_stats"]
 

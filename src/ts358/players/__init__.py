@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .base import Player
-from .heuristic import HeuristicPlayer
-from .random import RandomPlayer
-from .sampling import Effort, SamplingPlayer
+from ts358.players.base import Player
+from ts358.players.heuristic import HeuristicPlayer
+from ts358.players.random import RandomPlayer
+from ts358.players.sampling import Effort, SamplingPlayer
 
 __all__ = [
     "Effort",

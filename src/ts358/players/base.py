@@ -6,9 +6,9 @@ sees the engine, so it can't read hidden cards; it can only answer from its view
 
 from __future__ import annotations
 
-from ..cards import Card, CardSet
-from ..rules import Contract
-from ..view import DecisionKind, SeatView
+from ts358.cards import Card, CardSet
+from ts358.rules import Contract
+from ts358.view import DecisionKind, SeatView
 
 __all__ = ["Player"]
 

@@ -1,7 +1,7 @@
 """The sampling player ("hard"): perfect-information Monte Carlo over the double-dummy solver.
 
 For each decision it deals the cards its seat cannot see in several ways that fit everything
-the seat knows (:mod:`ts358.sampling`), solves each layout exactly with the Cython solver as
+the seat knows (:mod:`ts358.players.layouts`), solves each layout exactly with the Cython solver as
 if all cards were visible, and takes the choice with the best average score (tricks minus
 obligation, or limit minus tricks in no-tricks). The solver values each layout in the
 paranoid model: this seat alone against the other two.
@@ -35,14 +35,14 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _core358
-from ..cards import Card, CardSet
-from ..deal import Deal, DealSetup
-from ..rules import Contract, Role
-from ..sampling import World, role_hands, sample_worlds
-from ..view import DecisionKind, SeatView
-from .base import Player
-from .heuristic import HeuristicPlayer
+from ts358 import _core358
+from ts358.cards import Card, CardSet
+from ts358.deal import Deal, DealSetup
+from ts358.rules import Contract, Role
+from ts358.players.layouts import World, role_hands, sample_worlds
+from ts358.view import DecisionKind, SeatView
+from ts358.players.base import Player
+from ts358.players.heuristic import HeuristicPlayer
 
 __all__ = ["SamplingPlayer"]
 

@@ -15,12 +15,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .analysis import DealAnalysis
-from .cards import Card, CardSet, Suit
-from .deal import DealResult
-from .i18n import card_text, game_name, game_short, role_name, suit_text, t
-from .rules import Contract, Role
-from .view import DecisionKind, SeatView, Trick
+from ts358.analysis.review import DealAnalysis
+from ts358.cards import Card, CardSet, Suit
+from ts358.deal import DealResult
+from ts358.session.texts import card_text, game_name, game_short, role_name, suit_text, t
+from ts358.rules import Contract, Role
+from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
     "CardStyle",

@@ -20,12 +20,12 @@ from typing import IO, Protocol
 from rich.console import Console
 from rich.text import Text
 
-from .cards import Card, CardSet, NotationError
-from .deal import DealResult
-from .i18n import game_name, games_text, parse_game, t
-from .players.base import Player
-from .rules import Contract
-from .tui import (
+from ts358.cards import Card, CardSet, NotationError
+from ts358.deal import DealResult
+from ts358.session.texts import game_name, games_text, parse_game, t
+from ts358.players.base import Player
+from ts358.rules import Contract
+from ts358.session.table import (
     CardStyle,
     hand_order,
     render_finished_trick,
@@ -33,7 +33,7 @@ from .tui import (
     render_scores,
     render_table,
 )
-from .view import DecisionKind, SeatView
+from ts358.view import DecisionKind, SeatView
 
 __all__ = ["InputSource", "LineInput", "QuitRequested", "HintUnavailable", "HumanPlayer"]
 
@@ -286,7 +286,7 @@ class HumanPlayer(Player):
         trick = view.tricks[-1]
         head = t("last.trick", number=number, cards="\0", winner=self.names[trick.winner])
         before, _, after = head.partition("\0")
-        from .tui import render_trick
+        from ts358.session.table import render_trick
 
         self.console.print(
             Text(before)

@@ -41,10 +41,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .deal import Deal, DealSetup, IllegalDecision
-from .match import Match
-from .players import HeuristicPlayer, make_player
-from .rules import Contract, Rules
+from ts358.deal import Deal, DealSetup, IllegalDecision
+from ts358.match import Match
+from ts358.players import HeuristicPlayer, make_player
+from ts358.rules import Contract, Rules
 
 __all__ = [
     "Board",
@@ -353,7 +353,7 @@ def run_arena(
     """Play ``boards`` boards in every seat permutation and return the results document
     (:func:`summarize` plus the run's parameters). ``on_boards(n)`` is called as chunks of
     ``n`` boards finish (progress)."""
-    from .parallel import chunk_ranges, cluster_workers, default_workers, run_chunks
+    from ts358.batch.pool import chunk_ranges, cluster_workers, default_workers, run_chunks
 
     configs = tuple(configs)
     if len(configs) != 3:

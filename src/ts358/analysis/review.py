@@ -2,7 +2,7 @@
 
 For a :class:`~ts358.deal.DealResult`, :func:`analyze_deal` rebuilds the play position at
 the start of every trick (hands after the exchange and the discard, cards already played
-removed) and solves it for all three players (:func:`ts358.solve.solve`: each player alone
+removed) and solves it for all three players (:func:`ts358.analysis.solve.solve`: each player alone
 against the other two, all cards seen). In that model a player's value can only drop
 through their own play (the other two are already assumed to play against them), so the
 drops over a trick are the tricks that player lost against double dummy. For the seats
@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from .cards import Card, CardSet
-from .deal import DealResult
-from .position import Position
-from .rules import Contract, Role, VoidRule
-from .solve import new_solver, solve
+from ts358.cards import Card, CardSet
+from ts358.deal import DealResult
+from ts358.position import Position
+from ts358.rules import Contract, Role, VoidRule
+from ts358.analysis.solve import new_solver, solve
 
 __all__ = ["TrickValues", "PlayReview", "DealAnalysis", "play_positions", "analyze_deal"]
 

@@ -17,7 +17,7 @@ with ``(S, i)`` only (deal 1 of a match, dealer seat 0, so no exchange). Then, f
 
    Equal scores keep the earlier candidate. The true best discard can only be better, so
    the chooser's values are lower bounds of the exact ones.
-2. with that discard, each player's double-dummy value (:mod:`ts358.solve`: the paranoid
+2. with that discard, each player's double-dummy value (:mod:`ts358.analysis.solve`: the paranoid
    model, one player against the other two; the three values need not add up to 16) as
    tricks and deal score. The game is **made** when the chooser's score is >= 0.
 
@@ -52,11 +52,11 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import _core358
-from .cards import Card, CardSet, Suit
-from .deal import Deal, DealSetup
-from .players import HeuristicPlayer
-from .rules import Contract, Role, Rules, VoidRule
+from ts358 import _core358
+from ts358.cards import Card, CardSet, Suit
+from ts358.deal import Deal, DealSetup
+from ts358.players import HeuristicPlayer
+from ts358.rules import Contract, Role, Rules, VoidRule
 
 __all__ = [
     "DEFAULT_CANDIDATES",
@@ -301,7 +301,7 @@ def run_analysis(
     """Analyze deals ``first .. first+deals-1``; returns their records in order. ``on_deal`` gets
     each record *in deal order* as soon as it and all earlier ones are done (streaming).
     ``max_nodes > 0`` is the node budget of each solve (module notes)."""
-    from .parallel import chunk_ranges, cluster_workers, default_workers, run_chunks
+    from ts358.batch.pool import chunk_ranges, cluster_workers, default_workers, run_chunks
 
     slots = (
         cluster_workers(scheduler)

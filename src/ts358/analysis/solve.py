@@ -17,7 +17,7 @@ separate paranoid searches, so they need not add up to the tricks left.
 Example (the dealer, void in spades, must trump the chooser's ace)::
 
     >>> from ts358.position import Position
-    >>> from ts358.solve import solve
+    >>> from ts358.analysis.solve import solve
     >>> pos = Position("hearts", ("A.-.-.-", "K.-.-.-", "-.2.-.-"), taken=(7, 5, 3))
     >>> result = solve(pos)
     >>> [(p.role.label, p.tricks, p.score) for p in result.players]
@@ -35,10 +35,10 @@ import dataclasses
 import time
 from typing import Any
 
-from . import _core358
-from .cards import Card, CardSet
-from .position import Position
-from .rules import Contract, Role
+from ts358 import _core358
+from ts358.cards import Card, CardSet
+from ts358.position import Position
+from ts358.rules import Contract, Role
 
 __all__ = ["MoveValue", "PlayerValue", "SolveResult", "solve", "new_solver"]
 

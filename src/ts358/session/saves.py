@@ -31,9 +31,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .deal import IllegalDecision
-from .match import Match
-from .rules import MATCH_LENGTHS, Rules, VoidRule
+from ts358.deal import IllegalDecision
+from ts358.match import Match
+from ts358.rules import MATCH_LENGTHS, Rules, VoidRule
 
 __all__ = [
     "FORMAT",

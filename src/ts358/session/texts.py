@@ -17,8 +17,8 @@ import os
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from .cards import Card, NotationError, Suit
-from .rules import Contract, Role
+from ts358.cards import Card, NotationError, Suit
+from ts358.rules import Contract, Role
 
 __all__ = [
     "LANGUAGES",

@@ -19,9 +19,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .cards import DECK_MASK, CardSet
-from .rules import Role, VoidRule
-from .view import DecisionKind, SeatView
+from ts358.cards import DECK_MASK, CardSet
+from ts358.rules import Role, VoidRule
+from ts358.view import DecisionKind, SeatView
 
 __all__ = ["World", "Constraints", "constraints_of", "sample_worlds", "SamplingError"]
 

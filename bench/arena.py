@@ -27,7 +27,7 @@ import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 
-from ts358.analysis.game_stats import run_analysis
+from ts358.analysis.game_stats import run_game_stats
 from ts358.batch.arena import run_arena
 from ts358.rules import Contract
 
@@ -65,7 +65,7 @@ def analyze_rate(
     max_nodes: int,
 ) -> dict[str, float]:
     start, cpu = time.perf_counter(), cpu_seconds()
-    records = run_analysis(
+    records = run_game_stats(
         deals,
         seed,
         first=first,

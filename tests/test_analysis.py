@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from reference_solver import reference_move_values, reference_value
 
-from ts358.analysis.review import DealAnalysis, PlayReview, TrickValues, analyze_deal, play_positions
+from ts358.analysis.review import DealReview, PlayReview, TrickValues, review_deal, play_positions
 from ts358.cards import CardSet
 from ts358.match import Match
 from ts358.players import make_player
@@ -64,7 +64,7 @@ def test_endgame_values_and_reviews_match_the_reference(seed):
     results, rules = finished_deals(seed, count=2)
     for result in results:
         seats = (0, 1, 2)
-        analysis = analyze_deal(result, rules.void, seats, from_trick=FROM)
+        analysis = review_deal(result, rules.void, seats, from_trick=FROM)
         assert analysis.first_trick == FROM and not analysis.complete
         assert [v.number for v in analysis.values] == list(range(FROM, 18))
         role = [Role((s - result.dealer - 1) % 3) for s in range(3)]
@@ -111,7 +111,7 @@ def test_lost_adds_up_the_drops():
         TrickValues(16, (8, 5, 3), (0, 0, 0)),
         TrickValues(17, (7, 5, 4), (-1, 0, 1)),
     )
-    a = DealAnalysis(1, Contract.HEARTS, values, (), 14, 0.0)
+    a = DealReview(1, Contract.HEARTS, values, (), 14, 0.0)
     assert a.lost() == (2, 1, 0)
     review = PlayReview(15, 0, CardSet.parse("AS").highest(), -1, 0, ())
     assert review.lost == 1
@@ -119,6 +119,6 @@ def test_lost_adds_up_the_drops():
 
 def test_deadline_in_the_past_still_gives_the_end():
     results, rules = finished_deals(7, count=1)
-    analysis = analyze_deal(results[0], rules.void, (0,), deadline=0.0)
+    analysis = review_deal(results[0], rules.void, (0,), deadline=0.0)
     assert analysis.values[-1].number == 17 and analysis.first_trick == 17
     assert analysis.values[-1].scores == results[0].scores

@@ -13,13 +13,13 @@ from cli_runner import run_cli
 
 from ts358 import _core358
 from ts358.analysis.game_stats import (
-    analyze_deal,
+    deal_stats,
     discard_candidates,
     longest_first_six,
     make_setup,
-    read_records,
-    run_analysis,
-    summarize,
+    read_stats_lines,
+    run_game_stats,
+    summarize_game_stats,
 )
 from ts358.cards import DECK, CardSet, Suit
 from ts358.deal import Deal
@@ -92,7 +92,7 @@ def test_longest_suit_of_the_first_six_breaks_ties_by_high_cards():
 
 @pytest.fixture(scope="module")
 def record():
-    return analyze_deal(2, 6, games=[Contract.HEARTS], candidates=2)
+    return deal_stats(2, 6, games=[Contract.HEARTS], candidates=2)
 
 
 def test_record_describes_the_deal(record):
@@ -169,13 +169,13 @@ class StoppingSolver:
 
 def analyze_stopping(stop):
     solver = StoppingSolver(stop)
-    return analyze_deal(
+    return deal_stats(
         2, 6, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=10**12
     ), solver
 
 
 def test_a_large_budget_changes_nothing_but_the_max_nodes_key(record):
-    budgeted = analyze_deal(2, 6, games=[Contract.HEARTS], candidates=2, max_nodes=10**9)
+    budgeted = deal_stats(2, 6, games=[Contract.HEARTS], candidates=2, max_nodes=10**9)
     assert budgeted.pop("max_nodes") == 10**9
     assert budgeted == record
     assert list(budgeted) == list(record)
@@ -227,16 +227,16 @@ def test_when_every_candidate_stops_there_is_no_discard():
 def test_a_budgeted_record_does_not_depend_on_the_solvers_past():
     # The Solver has just solved this very deal without a budget: its table holds every answer.
     solver = _core358.Solver(32)
-    analyze_deal(2, 7, games=[Contract.HEARTS], candidates=2, solver=solver)
-    again = analyze_deal(2, 7, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=1)
-    fresh = analyze_deal(2, 7, games=[Contract.HEARTS], candidates=2, max_nodes=1)
+    deal_stats(2, 7, games=[Contract.HEARTS], candidates=2, solver=solver)
+    again = deal_stats(2, 7, games=[Contract.HEARTS], candidates=2, solver=solver, max_nodes=1)
+    fresh = deal_stats(2, 7, games=[Contract.HEARTS], candidates=2, max_nodes=1)
     assert "unsolved" in fresh["games"]["hearts"]  # the budget bites
     assert again == fresh
 
 
 def test_a_negative_budget_is_refused():
     with pytest.raises(ValueError, match="max_nodes"):
-        analyze_deal(2, 6, games=[Contract.HEARTS], max_nodes=-1)
+        deal_stats(2, 6, games=[Contract.HEARTS], max_nodes=-1)
 
 
 @pytest.fixture(scope="module")
@@ -247,7 +247,7 @@ def budgeted_lines():
 
 
 def test_a_tiny_budget_gives_nulls_that_the_summary_leaves_out():
-    records = run_analysis(
+    records = run_game_stats(
         2, 2, first=6, games=[Contract.HEARTS], candidates=2, workers=1, max_nodes=1
     )
     assert all(r["max_nodes"] == 1 for r in records)
@@ -262,7 +262,7 @@ def test_a_tiny_budget_gives_nulls_that_the_summary_leaves_out():
         else:
             assert e["chooser"] is not None
             assert sum(e[role] is None for role in ("third", "dealer")) <= e.get("unsolved", 0)
-    row = summarize(records)["games"][0]
+    row = summarize_game_stats(records)["games"][0]
     for role in ("chooser", "third", "dealer"):
         solved = [e[role]["score"] for e in entries if e[role] is not None]
         assert row["mean_score"][role] == (round(sum(solved) / len(solved), 4) if solved else None)
@@ -293,7 +293,7 @@ def test_budgeted_values_are_exact_and_the_summary_counts_the_unsolved(budgeted_
             if entry[role.label] is not None:
                 tricks = _core358.Solver(16).value(masks, 0, [], int(Contract.HEARTS), 0, int(role))
                 assert entry[role.label]["tricks"] == tricks
-    row = summarize(records)["games"][0]
+    row = summarize_game_stats(records)["games"][0]
     assert row["deals"] == 5 and row["unsolved"] == sum(e["chooser"] is None for e in entries)
     made = [e["made"] for e in entries if e["made"] is not None]
     assert row["made"] == round(sum(made) / len(made), 4)
@@ -308,10 +308,10 @@ def test_a_budgeted_run_is_the_same_on_two_workers(budgeted_lines):
 def test_cli_summary_of_a_budgeted_file_says_what_it_leaves_out(budgeted_lines, tmp_path):
     path = tmp_path / "budgeted.jsonl"
     path.write_text("\n".join(budgeted_lines) + "\n")
-    records = read_records(budgeted_lines)
+    records = read_stats_lines(budgeted_lines)
     result = invoke("analyze", "--summary", str(path), "--json")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == summarize(records)
+    assert json.loads(result.stdout) == summarize_game_stats(records)
     tables = invoke("analyze", "--summary", str(path))
     assert tables.exit_code == 0, tables.stderr
     text = " ".join(tables.stdout.split())
@@ -367,7 +367,7 @@ RECORDS = [
 
 
 def test_summary_worked_by_hand():
-    table = summarize(RECORDS)
+    table = summarize_game_stats(RECORDS)
     assert table["deals"] == 3 and table["discard"] == ["best of 3 rule-of-thumb candidates"]
     games = {row["game"]: row for row in table["games"]}
     assert [row["game"] for row in table["games"]] == ["spades", "hearts", "no-trump"]
@@ -424,7 +424,7 @@ UNSOLVED = [
 
 
 def test_summary_leaves_out_unsolved_values_worked_by_hand():
-    table = summarize(RECORDS + UNSOLVED)
+    table = summarize_game_stats(RECORDS + UNSOLVED)
     assert table["deals"] == 5 and table["max_nodes"] == [0, 1000]
     games = {row["game"]: row for row in table["games"]}
     hearts, spades, no_trump = games["hearts"], games["spades"], games["no-trump"]
@@ -464,16 +464,16 @@ def test_summary_leaves_out_unsolved_values_worked_by_hand():
     }  # spades only
     assert trumps[5] == {"trumps": 5, "observations": 1, "made": 0.0, "mean_score": -1.0}
     assert 4 not in trumps
-    assert [g["unsolved"] for g in summarize(RECORDS)["games"]] == [0, 0, 0]
+    assert [g["unsolved"] for g in summarize_game_stats(RECORDS)["games"]] == [0, 0, 0]
 
 
 def test_read_records_names_the_bad_line():
     good = json.dumps(RECORDS[0])
-    assert read_records([good, "", good]) == [RECORDS[0], RECORDS[0]]
+    assert read_stats_lines([good, "", good]) == [RECORDS[0], RECORDS[0]]
     with pytest.raises(ValueError, match="line 2 is not JSON"):
-        read_records([good, "{oops"])
+        read_stats_lines([good, "{oops"])
     with pytest.raises(ValueError, match="line 1 is not an analysis record"):
-        read_records(['{"deal": 1}'])
+        read_stats_lines(['{"deal": 1}'])
 
 
 # ---------------------------------------------------------------------- command line
@@ -516,7 +516,7 @@ def test_cli_summary(tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in RECORDS) + "\n")
     result = invoke("analyze", "--summary", str(path), "--json")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == summarize(RECORDS)
+    assert json.loads(result.stdout) == summarize_game_stats(RECORDS)
     tables = invoke("analyze", "--summary", str(path))
     assert tables.exit_code == 0, tables.stderr
     assert "33.3%" in tables.stdout and "no-trump" in tables.stdout

@@ -17,7 +17,7 @@ from ts358.batch.arena import (
     play_board,
     run_arena,
     seat_permutations,
-    summarize,
+    summarize_arena,
     t_quantile,
 )
 from ts358.players import HeuristicPlayer, make_player
@@ -158,7 +158,7 @@ def test_summary_worked_by_hand():
             {"A": TimeHistogram([0.010]), "B": TimeHistogram()},
         ),
     ]
-    doc = summarize(("A", "B", "B"), list(reversed(boards)))  # order given doesn't matter
+    doc = summarize_arena(("A", "B", "B"), list(reversed(boards)))  # order given doesn't matter
     a, b = doc["results"]
     assert (a["config"], a["seats"], b["config"], b["seats"]) == ("A", 1, "B", 2)
     assert doc["boards"] == 2 and doc["permutations"] == 3 and doc["deals"] == 6
@@ -196,7 +196,7 @@ def test_time_histogram_median_within_half_a_percent():
 
 
 def test_one_board_has_no_interval():
-    doc = summarize(("A", "B", "C"), [BoardOutcome(0, 1, ((1, 0, -1),) * 6, ("hearts",) * 6, {})])
+    doc = summarize_arena(("A", "B", "C"), [BoardOutcome(0, 1, ((1, 0, -1),) * 6, ("hearts",) * 6, {})])
     assert all(r["ci95"] is None for r in doc["results"])
 
 

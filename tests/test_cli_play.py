@@ -100,18 +100,15 @@ def test_auto_in_polish_translates_the_deal_lines():
 import random as _random
 
 from ts358.cards import CardSet
-from ts358.cli.play import available_levels, make_computer
+from ts358.players import make_player
 from ts358.deal import Deal, DealSetup
 from ts358.match import Match
 from ts358.rules import Rules
 from ts358.view import DecisionKind
 
-FAST_LEVELS = [lv for lv in ("easy", "medium") if lv in available_levels()]
 # The sampling player ("hard") solves many full deals per decision: its runs are marked slow
 # (pytest -m slow) and shorter.
-ALL_LEVELS = FAST_LEVELS + [
-    pytest.param("hard", marks=pytest.mark.slow) for lv in ("hard",) if lv in available_levels()
-]
+ALL_LEVELS = ["easy", "medium", pytest.param("hard", marks=pytest.mark.slow)]
 
 
 def _legal(view, decision):
@@ -135,7 +132,7 @@ def test_hundreds_of_auto_matches_every_decision_legal(level):
         length = rng.choice((3, 3, 3, 6))
         rules = Rules(length=length) if seed % 2 else Rules.kurnik(length=length)
         match = Match(rules, seed)
-        players = [make_computer(level, seed * 3 + s) for s in range(3)]
+        players = [make_player(level, seed * 3 + s) for s in range(3)]
         while not match.done:
             pending = match.pending()
             decision = players[pending.seat].decide(pending.view)
@@ -184,7 +181,7 @@ def _twins(seed, rng):
     new[chooser], new[third], new[dealer] = first_six + ten, h3, hd
     pairs.append((deal.pending().view, twin_deal(new, tl).pending().view))
 
-    medium = make_computer("medium", 0)
+    medium = make_player("medium", 0)
     game = medium.decide(deal.pending().view)
     deal.apply(game)
     while deal.pending().kind is not DecisionKind.DISCARD:
@@ -224,8 +221,8 @@ def test_decisions_ignore_hidden_cards(level):
     for seed in range(seeds):
         for original, twin in _twins(seed, rng):
             assert twin == original  # the engine shows nothing of the hidden cards
-            a = make_computer(level, 7).decide(original)
-            b = make_computer(level, 7).decide(twin)
+            a = make_player(level, 7).decide(original)
+            b = make_player(level, 7).decide(twin)
             assert a == b
             compared += 1
     assert compared == 3 * seeds

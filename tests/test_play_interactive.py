@@ -39,7 +39,7 @@ def invoke(args, stdin=""):
 def human_script(seed, deals=3, level="medium"):
     """[(kind, view, answer)] of seat 0 played by the medium player against the CLI's
     computer seats of ``level``, and the final match."""
-    from ts358.cli.play import ComputerSeat
+    from ts358.session.play import ComputerSeat
 
     match = Match(Rules(length=deals), seed, ("You", "Left", "Right"))
     human = make_player("medium", 0)
@@ -73,7 +73,7 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
         calls.append(view)
         return {card: float(i) for i, card in enumerate(view.options)}
 
-    monkeypatch.setattr("ts358.cli.play.strong_hint", fake_hint)
+    monkeypatch.setattr("ts358.session.play.strong_hint", fake_hint)
     plays = [i for i, (kind, view, _) in enumerate(steps) if kind is DecisionKind.PLAY]
     bad_at = next(i for i in plays if illegal_card(steps[i][1]) is not None)
     bad_card = illegal_card(steps[bad_at][1])
@@ -214,7 +214,7 @@ class Interrupting(io.StringIO):
 def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
     from rich.console import Console
 
-    from ts358.cli.play import PlayOptions, play_interactive
+    from ts358.session.play import PlayOptions, play_interactive
     from ts358.session.saves import SavedMatch
 
     steps, _ = human_script(6)
@@ -329,7 +329,7 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
 
 
 def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
-    from ts358.cli import play as play_cli
+    from ts358.session import play as play_cli
     from ts358.session.human import HintUnavailable
     from ts358.players import Effort, SamplingPlayer
 

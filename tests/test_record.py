@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ts358 import Rules
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, RandomPlayer
-from ts358.record import FORMAT, RecordError, dumps, load_record, match_record, replay, write_record
+from ts358.record import FORMAT, RecordError, format_record, load_record, match_record, replay, write_record
 
 
 def played(seed=7, length=6, rules=None, heuristic=True):
@@ -47,7 +47,7 @@ def test_shape(record):
 
 
 def test_json_round_trip_and_replay(record, tmp_path):
-    text = dumps(record)
+    text = format_record(record)
     assert json.loads(text) == record
     match = replay(json.loads(text))
     assert match_record(match) == record

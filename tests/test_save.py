@@ -10,7 +10,7 @@ import pytest
 
 from ts358.match import Match
 from ts358.players import make_player
-from ts358.record import dumps, match_record
+from ts358.record import format_record, match_record
 from ts358.rules import Rules
 from ts358.session.saves import FORMAT, SavedMatch, SaveError, from_json, read_save, to_json, write_save
 
@@ -130,7 +130,7 @@ def test_truncated_at_every_tenth_byte(tmp_path):
 def test_a_match_record_is_not_a_save(tmp_path):
     match = played(2, 10_000)
     path = tmp_path / "r.json"
-    path.write_text(dumps(match_record(match)))
+    path.write_text(format_record(match_record(match)))
     with pytest.raises(SaveError, match="match record"):
         read_save(path)
 

@@ -19,7 +19,7 @@ from ts358.session.history import (
     load_entries,
     record_match,
     stats_path,
-    summarize,
+    summarize_history,
 )
 
 
@@ -59,7 +59,7 @@ def test_summary_and_leaderboard_numbers():
         entry("d", 4, 1, "medium", "2026-01-03T00:00:00"),
         entry("e", 7, 2, "hard"),
     ]
-    s = summarize(entries)
+    s = summarize_history(entries)
     assert (s.played, s.won, s.best_total) == (5, 3, 7)
     assert s.average_total == pytest.approx(14 / 5)
     assert [(lv.level, lv.played, lv.won, lv.best_total) for lv in s.by_level] == [

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from ts358.cards import DECK, Card, CardSet
 from ts358.exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
-from ts358.rules import Contract, Role, Rules
+from ts358.rules import Contract, Role, Rules, Seating
 from ts358.tricks import legal_cards, trick_winner
 from ts358.view import DecisionKind, SeatView, Trick
 
@@ -45,7 +45,7 @@ class IllegalDecision(ValueError):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class DealSetup:
+class DealSetup(Seating):
     """The cards of one deal: each seat's 16 cards in the order dealt, and the talon."""
 
     number: int
@@ -70,12 +70,8 @@ class DealSetup:
         rng.shuffle(deck)
         hands: list[tuple[Card, ...]] = [(), (), ()]
         for role in Role:
-            hands[(dealer + 1 + role) % 3] = tuple(deck[role:48:3])
+            hands[role.seat(dealer)] = tuple(deck[role:48:3])
         return cls(number, dealer, (hands[0], hands[1], hands[2]), tuple(deck[48:]))
-
-    @property
-    def chooser(self) -> int:
-        return Role.CHOOSER.seat(self.dealer)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -88,7 +84,7 @@ class Pending:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class DealResult:
+class DealResult(Seating):
     """Everything that happened in a finished deal; seats are match seats."""
 
     number: int
@@ -101,14 +97,6 @@ class DealResult:
     tricks: tuple[Trick, ...]
     taken: tuple[int, int, int]
     scores: tuple[int, int, int]
-
-    @property
-    def chooser(self) -> int:
-        return Role.CHOOSER.seat(self.dealer)
-
-    @property
-    def third(self) -> int:
-        return Role.THIRD.seat(self.dealer)
 
 
 class _Phase(enum.Enum):
@@ -139,7 +127,7 @@ def format_decision(kind: DecisionKind, value: object) -> str:
     return str(value)
 
 
-class Deal:
+class Deal(Seating):
     """One deal from the deal to the score, driven by :meth:`pending` and :meth:`apply`."""
 
     def __init__(
@@ -160,8 +148,6 @@ class Deal:
         self.previous_scores = previous_scores if setup.number > 1 else None
         self.totals = totals
         self.dealer = setup.dealer
-        self.chooser = (setup.dealer + 1) % 3
-        self.third = (setup.dealer + 2) % 3
         self._hands = [CardSet(h).mask for h in setup.hands]
         self._phase = _Phase.CHOOSE
         self._game: Contract | None = None
@@ -318,7 +304,7 @@ class Deal:
         assert self._game is not None and self._discard is not None
         taken = (self._taken[0], self._taken[1], self._taken[2])
         game = self._game
-        scores = tuple(Role((s - self.dealer - 1) % 3).score(game, taken[s]) for s in range(3))
+        scores = tuple(self.role_of(s).score(game, taken[s]) for s in range(3))
         return DealResult(
             number=self.setup.number,
             dealer=self.dealer,

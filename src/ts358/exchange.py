@@ -34,10 +34,6 @@ class ExchangeStep:
     returned: Card
 
 
-def _role(seat: int, dealer: int) -> Role:
-    return Role((seat - dealer - 1) % 3)
-
-
 def plan_exchange(
     previous_scores: tuple[int, int, int] | None,
     dealer: int,
@@ -59,10 +55,10 @@ def plan_exchange(
     if len(plus) == 1:
         # One plus, one or two minus: each minus player gets as many cards as their minus,
         # the lower new obligation first (the higher Role value).
-        minus.sort(key=lambda s: _role(s, dealer), reverse=True)
+        minus.sort(key=lambda s: Role.of_seat(s, dealer), reverse=True)
         return tuple(Transfer(plus[0], s, -previous_scores[s]) for s in minus)
     # Two plus, one minus: each gives their plus, the higher new obligation first.
-    plus.sort(key=lambda s: _role(s, dealer))
+    plus.sort(key=lambda s: Role.of_seat(s, dealer))
     return tuple(Transfer(s, minus[0], previous_scores[s]) for s in plus)
 
 

@@ -183,7 +183,7 @@ class Position:
 
     def _check_trick(self) -> None:
         for i, card in enumerate(self.trick):
-            role = Role((self.leader + i) % 3)
+            role = self.leader.next(i)
             hand = self.hands[role].add(card)
             legal = legal_cards(hand, self.trick[:i], self.contract, self.void)
             if card not in legal:
@@ -206,14 +206,14 @@ class Position:
             )
 
     def _played_to_trick(self) -> frozenset[Role]:
-        return frozenset(Role((self.leader + i) % 3) for i in range(len(self.trick)))
+        return frozenset(self.leader.next(i) for i in range(len(self.trick)))
 
     # ------------------------------------------------------------------ queries
 
     @property
     def to_move(self) -> Role:
         """The player whose turn it is (the leader when no trick is in progress)."""
-        return Role((self.leader + len(self.trick)) % 3)
+        return self.leader.next(len(self.trick))
 
     @property
     def tricks_left(self) -> int:
@@ -247,7 +247,7 @@ class Position:
         trick = (*self.trick, card)
         if len(trick) < 3:
             return dataclasses.replace(self, hands=tuple(hands), trick=trick)
-        winner = Role((self.leader + trick_winner(trick, self.contract)) % 3)
+        winner = self.leader.next(trick_winner(trick, self.contract))
         taken = list(self.taken)
         taken[winner] += 1
         return dataclasses.replace(

@@ -13,17 +13,18 @@ import json
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ts358._jsonfields import field, rules_field
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult, DealSetup, IllegalDecision
 from ts358.match import Match, standings
-from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
+from ts358.rules import Contract
 from ts358.view import DecisionKind
 
 __all__ = [
     "FORMAT",
     "RecordError",
     "match_record",
-    "dumps",
+    "format_record",
     "write_record",
     "load_record",
     "replay",
@@ -74,11 +75,7 @@ def match_record(match: Match) -> dict[str, Any]:
     rules = match.rules
     return {
         "format": FORMAT,
-        "rules": {
-            "void": rules.void.label,
-            "exchange": rules.exchange,
-            "exchange_trumps": rules.exchange_trumps,
-        },
+        "rules": rules.to_json(),
         "seed": match.seed,
         "length": rules.length,
         "players": list(match.names),
@@ -88,7 +85,7 @@ def match_record(match: Match) -> dict[str, Any]:
     }
 
 
-def dumps(record: dict[str, Any]) -> str:
+def format_record(record: dict[str, Any]) -> str:
     """JSON text with one line per top-level key and per deal: diffable, still compact."""
     lines = []
     for key, value in record.items():
@@ -101,7 +98,7 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 def write_record(path: str | Path, match: Match) -> None:
-    Path(path).write_text(dumps(match_record(match)), encoding="utf-8")
+    Path(path).write_text(format_record(match_record(match)), encoding="utf-8")
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -122,16 +119,8 @@ def load_record(path: str | Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------- reading
 
 
-def _get(obj: Any, key: str, kind: type[T] | tuple[type, ...], where: str) -> T:
-    if not isinstance(obj, dict):
-        raise RecordError(f"{where}: expected an object")
-    if key not in obj:
-        raise RecordError(f"{where}: key {key!r} is missing")
-    value = obj[key]
-    # bool is an int in Python, but never a valid seat, count or score here.
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise RecordError(f"{where}: key {key!r} has the wrong type ({value!r})")
-    return value  # type: ignore[return-value]
+def _get(obj: Any, key: str, kind: type[T], where: str) -> T:
+    return field(obj, key, kind, where, RecordError)
 
 
 def _card(text: Any, where: str) -> Card:
@@ -153,23 +142,6 @@ def _int_triple(obj: Any, key: str, where: str) -> tuple[int, int, int]:
     if len(values) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         raise RecordError(f"{where}: key {key!r} must be three integers, not {values!r}")
     return (values[0], values[1], values[2])
-
-
-def _rules(record: dict[str, Any]) -> Rules:
-    raw = _get(record, "rules", dict, "record")
-    length = _get(record, "length", int, "record")
-    if length not in MATCH_LENGTHS:
-        raise RecordError(f"record: key 'length' must be one of 3, 6, 9, 18, not {length}")
-    try:
-        void = VoidRule.parse(_get(raw, "void", str, "record: rules"))
-    except ValueError as exc:
-        raise RecordError(f"record: rules: key 'void': {exc}") from None
-    return Rules(
-        void=void,
-        exchange=_get(raw, "exchange", bool, "record: rules"),
-        exchange_trumps=_get(raw, "exchange_trumps", bool, "record: rules"),
-        length=length,
-    )
 
 
 def _setup(deal: Any, number: int) -> DealSetup:
@@ -292,7 +264,7 @@ def replay(record: dict[str, Any]) -> Match:
     fmt = record.get("format")
     if fmt != FORMAT:
         raise RecordError(f"record: key 'format' is {fmt!r}, expected {FORMAT!r}")
-    rules = _rules(record)
+    rules = rules_field(record, "record", RecordError)
     if "seed" not in record:
         raise RecordError("record: key 'seed' is missing (null for a hand-made deal)")
     seed = record["seed"]

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from ts358.cards import Card, CardSet
 from ts358.exchange import ExchangeStep
-from ts358.rules import Contract, Role, Rules
+from ts358.rules import Contract, Role, Rules, Seating
 
 __all__ = ["DecisionKind", "Trick", "SeatView"]
 
@@ -45,12 +45,8 @@ class Trick:
         return (self.leader + index) % 3
 
 
-class SeatView(NamedTuple):
-    """One seat's knowledge at one moment of a deal. Seats are 0-2, fixed for the match.
-
-    A NamedTuple rather than a frozen dataclass: one is built for every decision, and a
-    tuple builds several times faster while being just as immutable and hashable.
-    """
+class _SeatViewFields(NamedTuple):
+    """The fields of :class:`SeatView` (a NamedTuple class can't take a second base)."""
 
     seat: int
     deal_number: int
@@ -76,22 +72,19 @@ class SeatView(NamedTuple):
     gives_left: int = 0
     received: Card | None = None
 
-    @property
-    def chooser(self) -> int:
-        return Role.CHOOSER.seat(self.dealer)
 
-    @property
-    def third(self) -> int:
-        return Role.THIRD.seat(self.dealer)
+class SeatView(_SeatViewFields, Seating):
+    """One seat's knowledge at one moment of a deal. Seats are 0-2, fixed for the match.
 
-    def role_of(self, seat: int) -> Role:
-        return Role((seat - self.dealer - 1) % 3)
+    A NamedTuple rather than a frozen dataclass: one is built for every decision, and a
+    tuple builds several times faster while being just as immutable and hashable.
+    """
 
-    def seat_of(self, role: Role) -> int:
-        return role.seat(self.dealer)
+    __slots__ = ()
 
     @property
     def role(self) -> Role:
+        """This seat's role in the deal."""
         return self.role_of(self.seat)
 
     @property

@@ -21,7 +21,7 @@ with ``(S, i)`` only (deal 1 of a match, dealer seat 0, so no exchange). Then, f
    model, one player against the other two; the three values need not add up to 16) as
    tricks and deal score. The game is **made** when the chooser's score is >= 0.
 
-One JSON object per deal (:func:`analyze_deal`), written as JSON lines; :func:`summarize`
+One JSON object per deal (:func:`deal_stats`), written as JSON lines; :func:`summarize_game_stats`
 turns a file of them into the tables printed by ``ts358 analyze --summary``.
 
 **Node budget.** Full-deal solves take from milliseconds to minutes, so a run's time is set
@@ -40,7 +40,7 @@ Without a budget the records have neither key. A budget is a node count, not a c
 the same run gives the same records on any machine and any split into chunks: each deal
 starts from an empty solver table, because what the table holds changes how many nodes a
 solve needs. The records depend on the solver version and table size (32 MB), though.
-:func:`summarize` leaves the nulls out, which biases its figures toward easier deals.
+:func:`summarize_game_stats` leaves the nulls out, which biases its figures toward easier deals.
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -57,13 +56,14 @@ from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
 from ts358.players import HeuristicPlayer
 from ts358.rules import Contract, Role, Rules, VoidRule
+from ts358.seeds import derived_rng
 
 __all__ = [
     "DEFAULT_CANDIDATES",
     "discard_candidates",
-    "analyze_deal",
-    "run_analysis",
-    "summarize",
+    "deal_stats",
+    "run_game_stats",
+    "summarize_game_stats",
     "longest_first_six",
     "discard_method",
 ]
@@ -77,14 +77,9 @@ def discard_method(candidates: int) -> str:
     return f"best of {candidates} rule-of-thumb candidates"
 
 
-def _rng(*key: object) -> random.Random:
-    # String seeds go through SHA-512 in random.Random: the same in every process.
-    return random.Random("ts358/" + "/".join(map(str, key)))
-
-
 def make_setup(seed: int, index: int) -> DealSetup:
     """The cards of deal ``index`` of a run with ``seed`` (deal 1 of a match, dealer 0)."""
-    return DealSetup.shuffled(1, 0, _rng("analyze-deal", seed, index))
+    return DealSetup.shuffled(1, 0, derived_rng("analyze-deal", seed, index))
 
 
 def discard_candidates(hand: CardSet, game: Contract, first: CardSet, count: int) -> list[CardSet]:
@@ -159,7 +154,7 @@ def longest_first_six(first_six: CardSet) -> tuple[Suit, int]:
     return best, len(first_six.suit(best))
 
 
-def analyze_deal(
+def deal_stats(
     seed: int,
     index: int,
     *,
@@ -183,7 +178,7 @@ def analyze_deal(
         solver.clear()
     setup = make_setup(seed, index)
     dealer = setup.dealer
-    by_role = [setup.hands[(dealer + 1 + r) % 3] for r in Role]
+    by_role = [setup.hands[r.seat(dealer)] for r in Role]
     first_six = CardSet(by_role[Role.CHOOSER][:6])
     suit, length = longest_first_six(first_six)
     rule_of_thumb = HeuristicPlayer()
@@ -271,7 +266,7 @@ def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
     solver = _core358.Solver(32)
     rules = Rules(void=chunk.void)
     return [
-        analyze_deal(
+        deal_stats(
             chunk.seed,
             i,
             games=chunk.games,
@@ -284,7 +279,7 @@ def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
     ]
 
 
-def run_analysis(
+def run_game_stats(
     deals: int,
     seed: int,
     *,
@@ -330,7 +325,7 @@ def run_analysis(
     return [record for chunk in results for record in chunk]
 
 
-def dumps(record: dict[str, Any]) -> str:
+def stats_line(record: dict[str, Any]) -> str:
     """One JSON line (keys in a fixed order, no spaces to spare)."""
     return json.dumps(record, separators=(",", ":"))
 
@@ -347,7 +342,7 @@ def _mean(cell: list[int]) -> float | None:
     return None if cell[0] == 0 else round(cell[1] / cell[0], 4)
 
 
-def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def summarize_game_stats(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Tables from analysis records (JSON-ready):
 
     * ``games``: per game, deals analyzed, ``unsolved`` (deals whose chooser value stopped at
@@ -462,7 +457,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def read_records(lines: Iterable[str]) -> list[dict[str, Any]]:
+def read_stats_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
     """Records from JSON lines (blank lines skipped); ValueError names a bad line."""
     records = []
     for number, line in enumerate(lines, 1):

@@ -1,6 +1,6 @@
 """After-deal analysis: how a finished deal went against double-dummy play.
 
-For a :class:`~ts358.deal.DealResult`, :func:`analyze_deal` rebuilds the play position at
+For a :class:`~ts358.deal.DealResult`, :func:`review_deal` rebuilds the play position at
 the start of every trick (hands after the exchange and the discard, cards already played
 removed) and solves it for all three players (:func:`ts358.analysis.solve.solve`: each player alone
 against the other two, all cards seen). In that model a player's value can only drop
@@ -12,7 +12,7 @@ which gives the best alternative to each card that lost something.
 Solving the early tricks of a full deal takes from milliseconds to seconds; pass
 ``deadline`` (a :func:`time.monotonic` value) to stop early. Tricks are solved from the last
 to the first (the cheap end first), so a cut-short analysis covers the end of the deal and
-says from which trick on (:attr:`DealAnalysis.first_trick`).
+says from which trick on (:attr:`DealReview.first_trick`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ts358.position import Position
 from ts358.rules import Contract, Role, VoidRule
 from ts358.analysis.solve import new_solver, solve
 
-__all__ = ["TrickValues", "PlayReview", "DealAnalysis", "play_positions", "analyze_deal"]
+__all__ = ["TrickValues", "PlayReview", "DealReview", "play_positions", "review_deal"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +70,7 @@ class PlayReview:
 
 
 @dataclasses.dataclass(frozen=True)
-class DealAnalysis:
+class DealReview:
     """The analysis of one deal.
 
     Attributes:
@@ -126,8 +126,7 @@ def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, P
     (trick number, seat to play, position), in play order; the last entry is the end of the
     deal (trick 17, seat -1)."""
     hands = _play_hands(result)
-    dealer = result.dealer
-    role_seat = [(dealer + 1 + r) % 3 for r in Role]
+    role_seat = [result.seat_of(r) for r in Role]
     taken = [0, 0, 0]
     out: list[tuple[int, int, Position]] = []
 
@@ -136,7 +135,7 @@ def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, P
             result.game,
             tuple(hands[s] for s in role_seat),  # type: ignore[arg-type]
             void=void,
-            leader=Role((leader - dealer - 1) % 3),
+            leader=result.role_of(leader),
             trick=trick,
             taken=tuple(taken[s] for s in role_seat),  # type: ignore[arg-type]
         )
@@ -151,7 +150,7 @@ def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, P
     return out
 
 
-def analyze_deal(
+def review_deal(
     result: DealResult,
     void: VoidRule = VoidRule.HOUSE,
     review: Collection[int] = (0,),
@@ -160,7 +159,7 @@ def analyze_deal(
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     solver: Any | None = None,
-) -> DealAnalysis:
+) -> DealReview:
     """Analyse a finished deal (see the module docstring).
 
     Args:
@@ -174,8 +173,7 @@ def analyze_deal(
     """
     start = time.monotonic()
     positions = play_positions(result, void)
-    dealer = result.dealer
-    seat_role = [Role((s - dealer - 1) % 3) for s in range(3)]
+    seat_role = [result.role_of(s) for s in range(3)]
     # One position per trick start: the leader's, and the end.
     by_trick: dict[int, Position] = {}
     for number, seat, pos in positions:
@@ -231,7 +229,7 @@ def analyze_deal(
         reviews[k]
         for k in sorted(reviews, key=lambda k: (k[0], (k[1] - result.tricks[k[0] - 1].leader) % 3))
     )
-    return DealAnalysis(
+    return DealReview(
         number=result.number,
         game=result.game,
         values=ordered_values,

@@ -35,7 +35,6 @@ import dataclasses
 import hashlib
 import itertools
 import math
-import random
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -45,6 +44,7 @@ from ts358.deal import Deal, DealSetup, IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, make_player
 from ts358.rules import Contract, Rules
+from ts358.seeds import derived_rng, derived_seed
 
 __all__ = [
     "Board",
@@ -54,7 +54,7 @@ __all__ = [
     "seat_permutations",
     "play_board",
     "run_arena",
-    "summarize",
+    "summarize_arena",
     "t_quantile",
     "ArenaError",
 ]
@@ -152,20 +152,10 @@ class TimeHistogram:
         self.bins, self.count, self.max = state
 
 
-def _rng(*key: object) -> random.Random:
-    # String seeds go through SHA-512 in random.Random: the same in every process.
-    return random.Random("ts358/" + "/".join(map(str, key)))
-
-
-def _seed(*key: object) -> int:
-    digest = hashlib.sha256("ts358/".encode() + "/".join(map(str, key)).encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def make_board(seed: int, index: int, rules: Rules | None = None) -> Board:
     """Board ``index`` of a run with ``seed`` (see the module notes)."""
     rules = rules if rules is not None else Rules(length=MATCH_LENGTH)
-    rng = _rng("arena-board", seed, index)
+    rng = derived_rng("arena-board", seed, index)
     number = rng.randrange(1, rules.length + 1)
     match = Match(rules, seed=rng.getrandbits(64))
     prefix = HeuristicPlayer()
@@ -204,7 +194,7 @@ def play_board(
     clock = time.perf_counter
     for p, perm in enumerate(seat_permutations(configs)):
         players = [
-            factory(perm[s], _seed("arena-player", seed, board.index, p, s)) for s in range(3)
+            factory(perm[s], derived_seed("arena-player", seed, board.index, p, s)) for s in range(3)
         ]
         deal = board.deal()
         while True:
@@ -276,7 +266,7 @@ def _round(x: float | None, digits: int = 4) -> float | None:
     return None if x is None else round(x, digits)
 
 
-def summarize(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) -> dict[str, Any]:
+def summarize_arena(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) -> dict[str, Any]:
     """The statistics of the module notes, as a JSON-ready dict (``results`` per
     configuration, ``pairs`` with the paired difference of each two configurations)."""
     perms = seat_permutations(configs)
@@ -351,7 +341,7 @@ def run_arena(
     chunk_cap: int = 8,
 ) -> dict[str, Any]:
     """Play ``boards`` boards in every seat permutation and return the results document
-    (:func:`summarize` plus the run's parameters). ``on_boards(n)`` is called as chunks of
+    (:func:`summarize_arena` plus the run's parameters). ``on_boards(n)`` is called as chunks of
     ``n`` boards finish (progress)."""
     from ts358.batch.pool import chunk_ranges, cluster_workers, default_workers, run_chunks
 
@@ -380,7 +370,7 @@ def run_arena(
         "seed": seed,
         "board_context": BOARD_CONTEXT,
         "won_means": "highest score of the deal, ties shared; 1/3 is par",
-        **summarize(configs, outcomes),
+        **summarize_arena(configs, outcomes),
         "execution": {
             "workers": None if scheduler is not None else slots,
             "scheduler": scheduler,

@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from ts358.cli.app import ClickException, CommandError, app
+from ts358.cli.app import ClickException, CommandError, UsageError, app
 
 # Importing a command module registers its commands on `app`.
 from ts358.cli import solve  # noqa: F401
@@ -21,6 +21,11 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``ts358`` console script and ``python -m ts358``."""
     try:
         code = app(args=argv, prog_name="ts358", standalone_mode=False)
+    except UsageError as exc:
+        # A bad option or argument: one line, like every expected error, not Click's usage
+        # block (``--help`` shows the usage).
+        print(f"ts358: error: {exc.format_message()}", file=sys.stderr, flush=True)
+        code = CommandError.exit_code
     except ClickException as exc:
         exc.show()
         code = exc.exit_code

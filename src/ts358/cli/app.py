@@ -26,6 +26,9 @@ app = typer.Typer(
 ClickException: type[Exception] = next(
     k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException"
 )
+UsageError: type[Exception] = next(
+    k for k in typer.BadParameter.__mro__ if k.__name__ == "UsageError"
+)
 
 
 class CommandError(ClickException):  # type: ignore[misc,valid-type]

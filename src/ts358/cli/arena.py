@@ -343,13 +343,13 @@ def analyze_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="With --summary: the tables as JSON."),
 ) -> None:
-    from ts358.analysis.game_stats import dumps, read_records, run_analysis
-    from ts358.analysis.game_stats import summarize as summarize_records
+    from ts358.analysis.game_stats import stats_line, read_stats_lines, run_game_stats
+    from ts358.analysis.game_stats import summarize_game_stats as summarize_records
 
     if summary is not None:
         try:
             with open(summary, encoding="utf-8") as f:
-                records = read_records(f)
+                records = read_stats_lines(f)
         except OSError as exc:
             raise CommandError(f"can't read {summary}: {exc.strerror or exc}") from None
         except ValueError as exc:
@@ -376,12 +376,12 @@ def analyze_command(
         with _progress("analyze", count) as advance:
 
             def write(record: dict[str, Any]) -> None:
-                sink.write(dumps(record) + "\n")
+                sink.write(stats_line(record) + "\n")
                 sink.flush()
                 advance(1)
 
             _run(
-                lambda: run_analysis(
+                lambda: run_game_stats(
                     count,
                     run_seed,
                     first=start,

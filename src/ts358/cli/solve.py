@@ -143,7 +143,7 @@ def _render(console: Console, name: str, result: SolveResult, style: _Style) -> 
         for i, card in enumerate(pos.trick):
             if i:
                 line.append(", ")
-            line.append(f"{Role((pos.leader + i) % 3).label} ")
+            line.append(f"{pos.leader.next(i).label} ")
             line.append_text(style.card(card))
         console.print(line)
     elif result.to_move is not None:

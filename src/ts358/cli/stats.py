@@ -1,7 +1,7 @@
 """``ts358 stats``: local statistics of finished matches and the leaderboard.
 
 A thin layer over :mod:`ts358.session.history` (:func:`~ts358.session.history.load_entries`,
-:func:`~ts358.session.history.summarize`, :func:`~ts358.session.history.leaderboard`).
+:func:`~ts358.session.history.summarize_history`, :func:`~ts358.session.history.leaderboard`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.text import Text
 from ts358.session import texts as i18n
 from ts358.session.texts import game_name, t
 from ts358.rules import Contract
-from ts358.session.history import MatchEntry, leaderboard, load_entries, stats_path, summarize
+from ts358.session.history import MatchEntry, leaderboard, load_entries, stats_path, summarize_history
 from ts358.cli.app import CommandError, app
 
 __all__ = ["render_stats"]
@@ -28,7 +28,7 @@ def render_stats(entries: Sequence[MatchEntry], size: int = 10) -> RenderableTyp
     """The statistics and the leaderboard of ``entries`` in the current language."""
     if not entries:
         return Text(t("stats.none"))
-    summary = summarize(entries)
+    summary = summarize_history(entries)
     parts: list[RenderableType] = []
     table = Table(title=t("stats.title"), title_justify="left", box=None, padding=(0, 2, 0, 0))
     table.add_column(t("stats.level"))

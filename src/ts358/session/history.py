@@ -29,8 +29,8 @@ __all__ = [
     "entry_from_match",
     "record_match",
     "load_entries",
-    "Summary",
-    "summarize",
+    "HistorySummary",
+    "summarize_history",
     "leaderboard",
 ]
 
@@ -207,7 +207,7 @@ class LevelSummary:
 
 
 @dataclasses.dataclass(frozen=True)
-class Summary:
+class HistorySummary:
     """Statistics over finished matches.
 
     Attributes:
@@ -233,7 +233,7 @@ class Summary:
 _LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
-def summarize(entries: Sequence[MatchEntry]) -> Summary:
+def summarize_history(entries: Sequence[MatchEntry]) -> HistorySummary:
     """The statistics of ``entries``."""
     by_level = []
     for level in sorted({e.level for e in entries}, key=lambda lv: (_LEVEL_ORDER.get(lv, 9), lv)):
@@ -252,7 +252,7 @@ def summarize(entries: Sequence[MatchEntry]) -> Summary:
         for game, score in entry.chosen:
             chosen, made = games.get(game, (0, 0))
             games[game] = (chosen + 1, made + (score >= 0))
-    return Summary(
+    return HistorySummary(
         played=len(entries),
         won=sum(e.won for e in entries),
         average_total=sum(e.total for e in entries) / len(entries) if entries else 0.0,

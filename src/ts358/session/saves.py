@@ -29,11 +29,11 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from ts358._jsonfields import field, rules_field
 from ts358.deal import IllegalDecision
 from ts358.match import Match
-from ts358.rules import MATCH_LENGTHS, Rules, VoidRule
 
 __all__ = [
     "FORMAT",
@@ -47,6 +47,8 @@ __all__ = [
 ]
 
 FORMAT = "ts358-save/1"
+
+T = TypeVar("T")
 
 
 class SaveError(ValueError):
@@ -87,11 +89,7 @@ def to_json(saved: SavedMatch) -> dict[str, Any]:
         "format": FORMAT,
         "id": saved.id,
         "saved": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "rules": {
-            "void": rules.void.label,
-            "exchange": rules.exchange,
-            "exchange_trumps": rules.exchange_trumps,
-        },
+        "rules": rules.to_json(),
         "length": rules.length,
         "seed": match.seed,
         "players": list(match.names),
@@ -104,13 +102,8 @@ def to_json(saved: SavedMatch) -> dict[str, Any]:
     }
 
 
-def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in data:
-        raise SaveError(f"key {key!r} is missing")
-    value = data[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, str)):
-        raise SaveError(f"key {key!r} has the wrong type ({value!r})")
-    return value
+def _need(data: dict[str, Any], key: str, kind: type[T]) -> T:
+    return field(data, key, kind, "", SaveError)
 
 
 def from_json(data: Any) -> SavedMatch:
@@ -122,21 +115,7 @@ def from_json(data: Any) -> SavedMatch:
         if isinstance(fmt, str) and fmt.startswith("ts358-match/"):
             raise SaveError(f"this is a match record ({fmt}), not a saved match")
         raise SaveError(f"not a ts358 save (format {fmt!r}, expected {FORMAT!r})")
-    raw_rules = _need(data, "rules", dict)
-    length = _need(data, "length", int)
-    if length not in MATCH_LENGTHS:
-        raise SaveError(f"key 'length' must be one of 3, 6, 9, 18, not {length}")
-    try:
-        rules = Rules(
-            void=VoidRule.parse(_need(raw_rules, "void", str)),
-            exchange=_need(raw_rules, "exchange", bool),
-            exchange_trumps=_need(raw_rules, "exchange_trumps", bool),
-            length=length,
-        )
-    except SaveError:
-        raise
-    except ValueError as exc:
-        raise SaveError(f"key 'rules': {exc}") from None
+    rules = rules_field(data, "", SaveError)
     seed = _need(data, "seed", int)
     names = _need(data, "players", list)
     if len(names) != 3 or not all(isinstance(n, str) for n in names):

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ts358.analysis.review import DealAnalysis
+from ts358.analysis.review import DealReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import DealResult
 from ts358.session.texts import card_text, game_name, game_short, role_name, suit_text, t
@@ -32,7 +32,7 @@ __all__ = [
     "render_trick",
     "render_scores",
     "render_summary",
-    "render_analysis",
+    "render_review",
     "render_standings",
 ]
 
@@ -272,7 +272,7 @@ def render_summary(
     ):
         table.add_column(t(key), justify=justify)  # type: ignore[arg-type]
     for seat in range(3):
-        role = Role((seat - result.dealer - 1) % 3)
+        role = result.role_of(seat)
         need = role.limit if result.game is Contract.NO_TRICKS else role.obligation
         table.add_row(
             names[seat],
@@ -284,8 +284,8 @@ def render_summary(
     return table
 
 
-def render_analysis(
-    analysis: DealAnalysis, names: Sequence[str], human: int | None, style: CardStyle
+def render_review(
+    analysis: DealReview, names: Sequence[str], human: int | None, style: CardStyle
 ) -> RenderableType:
     """The values at each analysed trick start, tricks lost, and your better alternatives."""
     if analysis.first_trick > 16:

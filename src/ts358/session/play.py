@@ -1,0 +1,340 @@
+"""A match at the terminal: the human's seat against two computer players, saved as it goes,
+or (:func:`play_auto`) three computer players printed deal by deal.
+
+:func:`play_interactive` plays a :class:`~ts358.session.saves.SavedMatch` with a
+:class:`~ts358.session.human.HumanPlayer`, saving after every deal and on quit or Ctrl-C, with
+the after-deal review and hints; ``ts358 play`` is a thin layer over it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ts358.analysis.review import review_deal
+from ts358.cards import Card
+from ts358.deal import DealResult, IllegalDecision
+from ts358.match import Match
+from ts358.players import SamplingPlayer, make_player
+from ts358.record import write_record
+from ts358.session.history import entry_from_match, record_match
+from ts358.session.human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
+from ts358.session.saves import SavedMatch, write_save
+from ts358.session.table import (
+    CardStyle,
+    render_review,
+    render_standings,
+    render_summary,
+    seat_names,
+)
+from ts358.session.texts import game_name, t
+from ts358.view import SeatView
+
+__all__ = [
+    "DEFAULT_ANALYSIS_SECONDS",
+    "ENGINE_NAMES",
+    "HUMAN_SEAT",
+    "ComputerSeat",
+    "PlayOptions",
+    "SessionError",
+    "play_auto",
+    "play_interactive",
+    "save",
+    "strong_hint",
+    "write_match_record",
+]
+
+DEFAULT_ANALYSIS_SECONDS = 10.0
+HUMAN_SEAT = 0
+ENGINE_NAMES = ("You", "Left", "Right")
+
+
+class SessionError(RuntimeError):
+    """A save or record that can't be written; the message says which file and why."""
+
+
+class ComputerSeat:
+    """A computer player whose random choices depend only on the match seed, its seat and
+    how many decisions the match has seen: a resumed match goes on exactly as the
+    uninterrupted one would have."""
+
+    def __init__(self, level: str, seed: int, seat: int) -> None:
+        self.player = make_player(level, seed * 3 + seat)
+        self.seed = seed
+        self.seat = seat
+
+    def decide(self, view: SeatView, step: int) -> Any:
+        rng = getattr(self.player, "rng", None)
+        if rng is not None and hasattr(rng, "seed"):
+            rng.seed(f"{self.seed}:{self.seat}:{step}")
+        return self.player.decide(view)
+
+
+_STRONG: dict[int, Any] = {}
+
+
+def strong_hint(view: SeatView) -> dict[Card, float]:
+    """The strong (sampling) player's expected deal score of each legal card.
+
+    Raises HintUnavailable when not one sampled layout could be solved within the strong
+    player's node budget (early in a deal, on hard layouts)."""
+    player = _STRONG.get(0)
+    if player is None:
+        player = _STRONG[0] = SamplingPlayer(0)
+    scores = player.play_scores(view)
+    if not scores:
+        raise HintUnavailable(t("hint.too_early"))
+    return scores
+
+
+@dataclasses.dataclass
+class PlayOptions:
+    """Settings of an interactive session.
+
+    Attributes:
+        save_path: where the match is saved.
+        analysis: analyse each deal double dummy after it.
+        analysis_seconds: time budget of one deal's analysis (the end of the deal first).
+        record: write the match record here when the match ends.
+        hint: the hint provider (default: the strong player, :func:`strong_hint`).
+        symbols: suit symbols (else letters).
+        stats: add the finished match to the local statistics.
+    """
+
+    save_path: Path
+    analysis: bool = True
+    analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
+    record: Path | None = None
+    hint: Callable[[SeatView], dict[Card, float]] | None = strong_hint
+    symbols: bool = True
+    stats: bool = True
+
+
+def save(saved: SavedMatch, path: Path) -> None:
+    """Write ``saved`` to ``path``; SessionError (one line) if it can't be written."""
+    try:
+        write_save(path, saved)
+    except OSError as exc:
+        raise SessionError(f"can't save the match to {path}: {exc.strerror or exc}") from None
+
+
+def _line(style: CardStyle, message: str, markup_style: str = "") -> Text:
+    return Text(style.text(message), style=markup_style)
+
+
+def play_interactive(
+    saved: SavedMatch,
+    options: PlayOptions,
+    console: Console,
+    err: Console,
+    stream: IO[str] | None = None,
+) -> int:
+    """Play ``saved`` from where it stands with the human at ``saved.human``; returns the
+    exit code: 0 at the end of the match or after ``quit`` (saved), 130 after Ctrl-C
+    (saved). Messages use the current :mod:`ts358.session.texts` language."""
+    match = saved.match
+    human_seat = saved.human if saved.human is not None else HUMAN_SEAT
+    names = seat_names(human_seat)
+    style = CardStyle(options.symbols)
+    computers = {
+        s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != human_seat
+    }
+    human = HumanPlayer(
+        LineInput(console, stream),
+        console,
+        style,
+        names,
+        history=lambda: match.results,
+        hint=options.hint,
+        err_console=err,
+    )
+    step = len(match.snapshot().decisions)
+
+    def saved_message() -> None:
+        err.print(Text(t("match.saved", path=options.save_path)))
+        err.print(Text(t("match.resume_hint", path=options.save_path)))
+
+    try:
+        while not match.done:
+            pending = match.pending()
+            assert pending is not None
+            finished = len(match.results)
+            if pending.seat == human_seat:
+                decision = human.decide(pending.view)
+                try:
+                    match.apply(decision)
+                except IllegalDecision as exc:  # the seat checks first; this is a backstop
+                    human.error(t("err.illegal", reason=str(exc)))
+                    continue
+            else:
+                match.apply(computers[pending.seat].decide(pending.view, step))
+            step += 1
+            if len(match.results) > finished:
+                save(saved, options.save_path)
+                result = match.results[-1]
+                human.finish_deal(result)
+                console.print()
+                console.print(render_summary(result, match.totals, names))
+                if options.analysis:
+                    _analysis(result, match, human_seat, names, style, options, console, err)
+    except QuitRequested:
+        save(saved, options.save_path)
+        saved_message()
+        return 0
+    except KeyboardInterrupt:
+        save(saved, options.save_path)
+        err.print()
+        err.print(Text(t("match.interrupted")))
+        saved_message()
+        return 130
+    _finish(saved, options, console, err, names)
+    return 0
+
+
+def _analysis(
+    result: DealResult,
+    match: Match,
+    human: int,
+    names: tuple[str, str, str],
+    style: CardStyle,
+    options: PlayOptions,
+    console: Console,
+    err: Console,
+) -> None:
+    err.print(Text(t("analysis.running"), style="dim"))
+    deadline = time.monotonic() + options.analysis_seconds
+
+    def progress(done: int, total: int) -> None:
+        if err.is_terminal:
+            err.print(f"  {done}/{total}", end="\r", highlight=False)
+
+    analysis = review_deal(
+        result, match.rules.void, (human,), deadline=deadline, progress=progress
+    )
+    console.print()
+    console.print(render_review(analysis, names, human, style))
+
+
+def _finish(
+    saved: SavedMatch,
+    options: PlayOptions,
+    console: Console,
+    err: Console,
+    names: tuple[str, str, str],
+) -> None:
+    match = saved.match
+    seat = saved.human if saved.human is not None else HUMAN_SEAT
+    save(saved, options.save_path)
+    places = match.standings()
+    console.print()
+    console.print(render_standings(match.totals, places, names))
+    tied = sum(1 for p in places if p == 1) > 1
+    if places[seat] == 1:
+        console.print(Text(t("match.shared") if tied else t("match.won"), style="bold green"))
+    else:
+        console.print(Text(t("match.lost", place=places[seat])))
+    console.print(
+        _line(CardStyle(options.symbols), t("match.result", result=match.totals[seat] * 10))
+    )
+    if options.stats:
+        try:
+            record_match(entry_from_match(match, saved.id, seat, saved.level))
+        except OSError as exc:
+            err.print(f"ts358: warning: statistics not updated: {exc.strerror or exc}")
+    if options.record is not None:
+        write_match_record(options.record, match)
+        err.print(Text(t("match.record", path=options.record)))
+
+
+def write_match_record(path: Path, match: Match) -> None:
+    """Write the record of a finished match; SessionError (one line) if it can't be written."""
+    try:
+        write_record(path, match)
+    except OSError as exc:
+        raise SessionError(f"can't write the record {path}: {exc.strerror or exc}") from None
+
+
+# ---------------------------------------------------------------------- --auto
+
+
+class _Printer:
+    def __init__(self, names: tuple[str, str, str], symbols: bool) -> None:
+        self.names = names
+        self.symbols = symbols
+        self.width = max(len(n) for n in names)
+
+    def card(self, card: Card) -> str:
+        return card.symbol() if self.symbols else str(card)
+
+    def cards(self, cards: Any) -> str:
+        return " ".join(self.card(c) for c in cards)
+
+    def seats(self, values: tuple[int, ...], signed: bool = False) -> str:
+        fmt = "{:+d}" if signed else "{:d}"
+        return ", ".join(f"{self.names[s]} {fmt.format(v)}" for s, v in enumerate(values))
+
+    def deal(self, d: DealResult) -> list[str]:
+        names = self.names
+        lines = [
+            t(
+                "auto.deal",
+                number=d.number,
+                dealer=names[d.dealer],
+                chooser=names[d.chooser],
+                third=names[d.third],
+                game=game_name(d.game),
+            )
+        ]
+        for step in d.exchanges:
+            lines.append(
+                t(
+                    "auto.exchange",
+                    giver=names[step.giver],
+                    given=self.card(step.given),
+                    receiver=names[step.receiver],
+                    returned=self.card(step.returned),
+                )
+            )
+        lines.append(t("auto.talon", talon=self.cards(d.talon), discard=self.cards(d.discard)))
+        for i, trick in enumerate(d.tricks, 1):
+            lines.append(
+                f"  {i:2d}. {names[trick.leader]:<{self.width}}  {self.cards(trick.cards):<12}"
+                f"  {t('auto.trick_won', winner=names[trick.winner])}"
+            )
+        lines.append(t("auto.tricks", list=self.seats(d.taken)))
+        lines.append(t("auto.scores", list=self.seats(d.scores, signed=True)))
+        return lines
+
+    def standings(self, match: Match) -> list[str]:
+        places = match.standings()
+        lines = [t("auto.final")]
+        for seat in sorted(range(3), key=lambda s: (places[s], s)):
+            name = self.names[seat]
+            lines.append(f"  {places[seat]}. {name:<{self.width}}  {match.totals[seat]:+d}")
+        return lines
+
+
+def play_auto(match: Match, level: str, symbols: bool, echo: Callable[[str], None]) -> Match:
+    """Play ``match`` to the end with three computer players of ``level``, passing each
+    printed line to ``echo``; returns the finished match."""
+    players = [make_player(level, (match.seed or 0) * 3 + s) for s in range(3)]
+    printer = _Printer(match.names, symbols)
+    done = 0
+    while not match.done:
+        pending = match.pending()
+        assert pending is not None
+        match.apply(players[pending.seat].decide(pending.view))
+        if len(match.results) > done:
+            done = len(match.results)
+            echo("")
+            echo("\n".join(printer.deal(match.results[-1])))
+            echo(t("auto.totals", list=printer.seats(match.totals, signed=True)))
+    echo("")
+    echo("\n".join(printer.standings(match)))
+    return match

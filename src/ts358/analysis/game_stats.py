@@ -52,6 +52,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts358 import _core358
+from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
 from ts358.players import HeuristicPlayer
@@ -296,13 +297,8 @@ def run_game_stats(
     """Analyze deals ``first .. first+deals-1``; returns their records in order. ``on_deal`` gets
     each record *in deal order* as soon as it and all earlier ones are done (streaming).
     ``max_nodes > 0`` is the node budget of each solve (module notes)."""
-    from ts358.batch.pool import chunk_ranges, cluster_workers, default_workers, run_chunks
 
-    slots = (
-        cluster_workers(scheduler)
-        if scheduler is not None
-        else (workers if workers is not None else default_workers())
-    )
+    slots = task_slots(workers, scheduler)
     chunks = [
         AnalyzeChunk(
             seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void, max_nodes

@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
+from ts358.analysis.solve import new_solver, solve
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult
 from ts358.position import Position
 from ts358.rules import Contract, Role, VoidRule
-from ts358.analysis.solve import new_solver, solve
 
 __all__ = ["TrickValues", "PlayReview", "DealReview", "play_positions", "review_deal"]
 

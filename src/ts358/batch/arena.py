@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.deal import Deal, DealSetup, IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, make_player
@@ -343,16 +344,11 @@ def run_arena(
     """Play ``boards`` boards in every seat permutation and return the results document
     (:func:`summarize_arena` plus the run's parameters). ``on_boards(n)`` is called as chunks of
     ``n`` boards finish (progress)."""
-    from ts358.batch.pool import chunk_ranges, cluster_workers, default_workers, run_chunks
 
     configs = tuple(configs)
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
-    slots = (
-        cluster_workers(scheduler)
-        if scheduler is not None
-        else (workers if workers is not None else default_workers())
-    )
+    slots = task_slots(workers, scheduler)
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)
     chunks = [ArenaChunk(seed, configs, r.start, r.stop) for r in ranges]  # type: ignore[arg-type]
 

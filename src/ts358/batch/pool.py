@@ -45,6 +45,7 @@ __all__ = [
     "chunk_ranges",
     "run_chunks",
     "cluster_workers",
+    "task_slots",
 ]
 
 C = TypeVar("C")
@@ -113,6 +114,14 @@ def cluster_workers(scheduler: str) -> int:
         return max(1, sum(client.nthreads().values()))
     finally:
         client.close()
+
+
+def task_slots(workers: int | None, scheduler: str | None) -> int:
+    """How many chunks can run at once: the cluster's task slots with a ``scheduler``, else
+    ``workers`` (default: :func:`default_workers`)."""
+    if scheduler is not None:
+        return cluster_workers(scheduler)
+    return workers if workers is not None else default_workers()
 
 
 def run_chunks(

@@ -6,13 +6,14 @@ import sys
 
 import typer
 
-from ts358.cli.app import ClickException, CommandError, UsageError, app
-
 # Importing a command module registers its commands on `app`.
-from ts358.cli import solve  # noqa: F401
-from ts358.cli import play  # noqa: F401
-from ts358.cli import arena  # noqa: F401
-from ts358.cli import stats  # noqa: F401
+from ts358.cli import (
+    arena,  # noqa: F401
+    play,  # noqa: F401
+    solve,  # noqa: F401
+    stats,  # noqa: F401
+)
+from ts358.cli.app import ClickException, CommandError, UsageError, app
 
 __all__ = ["CommandError", "app", "main"]
 

@@ -29,8 +29,8 @@ from rich.progress import (
 from rich.table import Table
 
 from ts358.batch.pool import ParallelError
-from ts358.rules import Contract, Rules
 from ts358.cli.app import CommandError, app
+from ts358.rules import Contract, Rules
 
 ARENA_HELP = (
     "Compare computer players on duplicate deals: every board (a deal with its match "
@@ -343,7 +343,7 @@ def analyze_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="With --summary: the tables as JSON."),
 ) -> None:
-    from ts358.analysis.game_stats import stats_line, read_stats_lines, run_game_stats
+    from ts358.analysis.game_stats import read_stats_lines, run_game_stats, stats_line
     from ts358.analysis.game_stats import summarize_game_stats as summarize_records
 
     if summary is not None:

@@ -17,12 +17,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ts358.analysis.solve import SolveResult, new_solver, solve
 from ts358.cards import Card, CardSet, NotationError, Suit
-from ts358.session.texts import can_encode_symbols
+from ts358.cli.app import CommandError, app
 from ts358.position import Position, PositionError
 from ts358.rules import Contract, Role, VoidRule
-from ts358.analysis.solve import SolveResult, new_solver, solve
-from ts358.cli.app import CommandError, app
+from ts358.session.texts import can_encode_symbols
 
 
 def _paragraphs(*paragraphs: str) -> str:

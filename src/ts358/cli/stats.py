@@ -15,11 +15,17 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ts358.session import texts as i18n
-from ts358.session.texts import game_name, t
-from ts358.rules import Contract
-from ts358.session.history import MatchEntry, leaderboard, load_entries, stats_path, summarize_history
 from ts358.cli.app import CommandError, app
+from ts358.rules import Contract
+from ts358.session import texts as i18n
+from ts358.session.history import (
+    MatchEntry,
+    leaderboard,
+    load_entries,
+    stats_path,
+    summarize_history,
+)
+from ts358.session.texts import game_name, t
 
 __all__ = ["render_stats"]
 

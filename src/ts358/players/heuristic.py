@@ -15,10 +15,10 @@
 from __future__ import annotations
 
 from ts358.cards import DECK, Card, CardSet, Suit
+from ts358.players.base import Player
 from ts358.rules import Contract
 from ts358.tricks import trick_winner
 from ts358.view import SeatView
-from ts358.players.base import Player
 
 __all__ = ["HeuristicPlayer"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random as _random
 
 from ts358.cards import Card, CardSet
+from ts358.players.base import Player
 from ts358.rules import Contract
 from ts358.view import SeatView
-from ts358.players.base import Player
 
 __all__ = ["RandomPlayer"]
 

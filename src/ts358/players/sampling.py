@@ -38,11 +38,11 @@ from typing import Any
 from ts358 import _core358
 from ts358.cards import Card, CardSet
 from ts358.deal import Deal, DealSetup
-from ts358.rules import Contract, Role
-from ts358.players.layouts import World, role_hands, sample_worlds
-from ts358.view import DecisionKind, SeatView
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
+from ts358.players.layouts import World, role_hands, sample_worlds
+from ts358.rules import Contract, Role
+from ts358.view import DecisionKind, SeatView
 
 __all__ = ["SamplingPlayer"]
 

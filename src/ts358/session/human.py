@@ -22,7 +22,6 @@ from rich.text import Text
 
 from ts358.cards import Card, CardSet, NotationError
 from ts358.deal import DealResult
-from ts358.session.texts import game_name, games_text, parse_game, t
 from ts358.players.base import Player
 from ts358.rules import Contract
 from ts358.session.table import (
@@ -33,6 +32,7 @@ from ts358.session.table import (
     render_scores,
     render_table,
 )
+from ts358.session.texts import game_name, games_text, parse_game, t
 from ts358.view import DecisionKind, SeatView
 
 __all__ = ["InputSource", "LineInput", "QuitRequested", "HintUnavailable", "HumanPlayer"]

@@ -18,8 +18,8 @@ from rich.text import Text
 from ts358.analysis.review import DealReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import DealResult
-from ts358.session.texts import card_text, game_name, game_short, role_name, suit_text, t
 from ts358.rules import Contract, Role
+from ts358.session.texts import card_text, game_name, game_short, role_name, suit_text, t
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [

@@ -16,7 +16,7 @@ The 1-worker runs are in-process (no pool); K workers are a spawn pool of K proc
 their time includes starting the pool. Scaling ratio = rate(2) / rate(1); 2.0 would be
 perfect on two free cores. CPU seconds (this process and its reaped workers) give rates per
 CPU second too: when the machine is shared, these show the parallel overhead apart from the
-cores the others take. Writes bench/results/<name>-<date>.json (--name, default arena).
+cores the others take. Writes bench/results/<name>-<date>.json (--name, default arena-throughput).
 """
 
 from __future__ import annotations
@@ -115,7 +115,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--name", default="arena", help="result file name (default arena)")
+    parser.add_argument(
+        "--name", default="arena-throughput", help="result file name (default arena-throughput)"
+    )
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     games = tuple(Contract.parse(g) for g in args.games.split(",") if g.strip())

@@ -52,7 +52,7 @@ def invoke(*args):
 
 def chooser_view(seed, index, game):
     deal = Deal(make_setup(seed, index))
-    deal.apply(game)
+    deal.apply_answer(game)
     return deal.pending().view
 
 

@@ -19,13 +19,13 @@ def fresh(seed=1, dealer=0, rules=Rules()):
 def play_out(deal, choose=lambda options: min(options)):
     while (p := deal.pending()) is not None:
         if p.kind is DecisionKind.CHOOSE:
-            deal.apply(sorted(p.view.available[p.seat])[0])
+            deal.choose(sorted(p.view.available[p.seat])[0])
         elif p.kind is DecisionKind.DISCARD:
-            deal.apply(CardSet(sorted(p.view.options)[:4]))
+            deal.discard(CardSet(sorted(p.view.options)[:4]))
         elif p.kind is DecisionKind.GIVE:
-            deal.apply(None)
+            deal.stop_giving()
         else:
-            deal.apply(choose(p.view.options))
+            deal.play(choose(p.view.options))
     return deal.result()
 
 
@@ -70,7 +70,7 @@ def test_chooser_sees_only_the_first_six_then_all():
         assert deal.view(seat).hand == CardSet(deal.setup.hands[seat])
         assert deal.view(seat).kind is None
     assert pending.view.talon is None
-    deal.apply(Contract.NO_TRUMP)
+    deal.apply_answer(Contract.NO_TRUMP)
     # No exchange in a first deal: the talon is shown to everyone and taken.
     talon = CardSet(deal.setup.talon)
     for seat in range(3):
@@ -84,7 +84,7 @@ def test_discards_are_seen_only_by_the_chooser():
     deal = fresh(seed=4)
     deal.apply("spades")
     discard = CardSet(sorted(deal.pending().view.options)[:4])
-    deal.apply(discard)
+    deal.apply_answer(discard)
     assert deal.view(deal.chooser).discard == discard
     for seat in (deal.dealer, deal.third):
         assert deal.view(seat).discard is None
@@ -98,7 +98,7 @@ def test_unavailable_game_is_rejected_and_nothing_changes():
     deal = Deal(setup, available=available)
     before = deal.pending()
     with pytest.raises(IllegalDecision, match="already played hearts"):
-        deal.apply(Contract.HEARTS)
+        deal.apply_answer(Contract.HEARTS)
     with pytest.raises(IllegalDecision, match="not a game"):
         deal.apply("trumps")
     assert deal.pending() == before
@@ -113,6 +113,7 @@ def test_unavailable_game_is_rejected_and_nothing_changes():
         ("AS KS QS JS TS", "exactly 4"),
         ("AS AS KS QS", "twice"),
         (42, "expected four cards"),
+        ([C("AS"), C("KS"), C("QS"), C("JS")], "expected four cards"),
     ],
 )
 def test_bad_discard_is_rejected(cards, why):
@@ -120,7 +121,10 @@ def test_bad_discard_is_rejected(cards, why):
     deal.apply("hearts")
     before = (deal.pending(), deal.hand(deal.chooser))
     with pytest.raises(IllegalDecision, match=why):
-        deal.apply(cards)
+        if isinstance(cards, str):
+            deal.apply(cards)
+        else:
+            deal.apply_answer(cards)
     assert (deal.pending(), deal.hand(deal.chooser)) == before
 
 
@@ -130,7 +134,7 @@ def test_discarding_a_card_not_held_is_rejected():
     hand = deal.hand(deal.chooser)
     outside = sorted(DECK - hand)[:1] + sorted(hand)[:3]
     with pytest.raises(IllegalDecision, match="not in their hand"):
-        deal.apply(outside)
+        deal.discard(CardSet(outside))
 
 
 def _following_deal(void):
@@ -146,17 +150,17 @@ def _following_deal(void):
     setup = DealSetup(1, 0, (tuple(left[:16]), chooser_cards, third_cards), tuple(left[16:]))
     deal = Deal(setup, Rules(void=void))
     deal.apply("hearts")
-    deal.apply(CardSet(sorted(deal.pending().view.options - chooser)[:4]))
-    deal.apply(C("AC"))
+    deal.apply_answer(CardSet(sorted(deal.pending().view.options - chooser)[:4]))
+    deal.apply_answer(C("AC"))
     return deal
 
 
 def test_must_follow_suit():
     deal = fresh(seed=2)
     deal.apply("no-trump")
-    deal.apply(CardSet(sorted(deal.pending().view.options)[:4]))
+    deal.apply_answer(CardSet(sorted(deal.pending().view.options)[:4]))
     lead = max(deal.pending().view.options)
-    deal.apply(lead)
+    deal.apply_answer(lead)
     p = deal.pending()
     hand = deal.hand(p.seat)
     follow = hand.suit(lead.suit)
@@ -164,7 +168,7 @@ def test_must_follow_suit():
     if follow and hand - follow:
         wrong = min(hand - follow)
         with pytest.raises(IllegalDecision, match="must follow"):
-            deal.apply(wrong)
+            deal.apply_answer(wrong)
         assert deal.pending() == p
 
 
@@ -173,25 +177,25 @@ def test_house_rule_void_must_trump():
     p = deal.pending()
     assert p.view.options == deal.hand(p.seat).suit(Contract.HEARTS.trump)
     with pytest.raises(IllegalDecision, match="must play a trump"):
-        deal.apply(C("5D"))
-    deal.apply(C("8H"))
+        deal.apply_answer(C("5D"))
+    deal.apply_answer(C("8H"))
 
 
 def test_kurnik_void_any_card():
     deal = _following_deal(VoidRule.KURNIK)
     p = deal.pending()
     assert p.view.options == deal.hand(p.seat)
-    deal.apply(C("5D"))
+    deal.apply_answer(C("5D"))
 
 
 def test_playing_a_card_not_held_is_rejected():
     deal = fresh(seed=2)
     deal.apply("no-trump")
-    deal.apply(CardSet(sorted(deal.pending().view.options)[:4]))
+    deal.apply_answer(CardSet(sorted(deal.pending().view.options)[:4]))
     p = deal.pending()
     not_mine = min(DECK - deal.hand(p.seat))
     with pytest.raises(IllegalDecision, match="not in their hand"):
-        deal.apply(not_mine)
+        deal.apply_answer(not_mine)
     with pytest.raises(IllegalDecision, match="not a card"):
         deal.apply("ZZ")
     assert deal.pending() == p
@@ -210,7 +214,8 @@ def test_result_before_the_end_is_an_error():
         fresh().result()
 
 
-# Obligations and limits written out per role (RULES.md), not taken from the code.
+# Obligations and limits written out per role (docs/rules.md#seats-and-roles), not taken from
+# the code.
 OBLIGATION = {Role.CHOOSER: 8, Role.THIRD: 5, Role.DEALER: 3}
 LIMIT = {Role.CHOOSER: 3, Role.THIRD: 5, Role.DEALER: 8}
 
@@ -253,9 +258,9 @@ def test_position_during_play():
     pytest.importorskip("ts358.position")
     deal = fresh(seed=12, dealer=2)
     deal.apply("diamonds")
-    deal.apply(CardSet(sorted(deal.pending().view.options)[:4]))
+    deal.apply_answer(CardSet(sorted(deal.pending().view.options)[:4]))
     for _ in range(4):
-        deal.apply(min(deal.pending().view.options))
+        deal.apply_answer(min(deal.pending().view.options))
     position = deal.position()
     assert position.contract is Contract.DIAMONDS
     for role in Role:
@@ -276,9 +281,9 @@ def test_position_only_during_play():
 def test_decisions_restore_the_state():
     deal = fresh(seed=13)
     deal.apply("spades")
-    deal.apply(CardSet(sorted(deal.pending().view.options)[:4]))
+    deal.apply_answer(CardSet(sorted(deal.pending().view.options)[:4]))
     for _ in range(7):
-        deal.apply(max(deal.pending().view.options))
+        deal.apply_answer(max(deal.pending().view.options))
     copy = Deal(deal.setup, deal.rules)
     for decision in deal.decisions:
         copy.apply(decision)

@@ -1,5 +1,5 @@
-"""The exchange (RULES.md, One deal, step 3): the plan, the automatic return, and the exchange
-played through the deal engine, including seed 000's worked example."""
+"""The exchange (docs/rules.md#the-exchange): the plan, the automatic return, and the exchange
+played through the deal engine, including docs/rules.md#an-exchange-worked-through."""
 
 import pytest
 from hypothesis import given
@@ -66,7 +66,8 @@ def test_no_exchange(scores, contract, rules):
 
 # ---------------------------------------------------------------- the automatic return
 
-BARTEK = CardSet.parse("-.AKQJT9876432.K3.A9")  # seed 000: A♣ 9♣, K♦ 3♦ (and hearts)
+# Bartek of docs/rules.md#an-exchange-worked-through: A♣ 9♣, K♦ 3♦ (and hearts).
+BARTEK = CardSet.parse("-.AKQJT9876432.K3.A9")
 
 
 def test_seed_example_returns():
@@ -97,9 +98,10 @@ def test_return_is_the_highest_of_the_suit(cards, contract):
 
 # ---------------------------------------------------------------- through the engine
 
-# Seed 000's example. Previous deal: Bartek chose (8) and took 6 (-2), Ania was third (5) and
-# took 7 (+2), "you" dealt (3) and took 3 (0). Seats clockwise dealer, chooser, third: you 2,
-# Bartek 0, Ania 1. In the new deal the dealer moves one seat: Bartek deals, Ania chooses.
+# docs/rules.md#an-exchange-worked-through. Previous deal: Bartek chose (8) and took 6 (-2),
+# Ania was third (5) and took 7 (+2), "you" dealt (3) and took 3 (0). Seats clockwise dealer,
+# chooser, third: you 2, Bartek 0, Ania 1. In the new deal the dealer moves one seat: Bartek
+# deals, Ania chooses.
 BARTEK_SEAT, ANIA, YOU = 0, 1, 2
 PREVIOUS = (-2, 2, 0)
 
@@ -129,8 +131,8 @@ def test_seed_example_through_the_engine():
     pending = deal.pending()
     assert (pending.seat, pending.kind) == (ANIA, DecisionKind.GIVE)
     assert pending.view.give_to == BARTEK_SEAT and pending.view.gives_left == 2
-    deal.apply(C("4C"))
-    deal.apply(C("7D"))
+    deal.apply_answer(C("4C"))
+    deal.apply_answer(C("7D"))
     assert [(s.given, s.returned) for s in deal.exchanges] == [
         (C("4C"), C("AC")),
         (C("7D"), C("KD")),
@@ -145,12 +147,12 @@ def test_seed_example_through_the_engine():
 
 def test_trump_given_the_receiver_chooses_any_card():
     deal = example_deal()
-    deal.apply(C("5H"))
+    deal.apply_answer(C("5H"))
     pending = deal.pending()
     assert (pending.seat, pending.kind) == (BARTEK_SEAT, DecisionKind.RETURN)
     assert pending.view.received is C("5H")
     assert C("5H") in pending.view.options and C("2S") in pending.view.options
-    deal.apply(C("2S"))
+    deal.apply_answer(C("2S"))
     assert deal.exchanges[-1].returned is C("2S")
     assert C("2S") in deal.hand(ANIA) and C("5H") in deal.hand(BARTEK_SEAT)
     # The second card is still Ania's to give.
@@ -159,25 +161,25 @@ def test_trump_given_the_receiver_chooses_any_card():
 
 def test_return_must_be_a_card_the_receiver_holds():
     deal = example_deal()
-    deal.apply(C("5H"))
+    deal.apply_answer(C("5H"))
     with pytest.raises(IllegalDecision, match="not in their hand"):
-        deal.apply(C("AS"))  # Ania's card
+        deal.apply_answer(C("AS"))  # Ania's card
     assert deal.pending().kind is DecisionKind.RETURN
 
 
 def test_a_card_with_nothing_higher_comes_back():
     deal = example_deal()
-    deal.apply(C("AD"))  # Bartek's best diamond is the king
+    deal.apply_answer(C("AD"))  # Bartek's best diamond is the king
     assert deal.exchanges[-1].returned is C("AD")
     assert C("AD") in deal.hand(ANIA)
-    deal.apply(C("KS"))  # Bartek's only spade is the 2
+    deal.apply_answer(C("KS"))  # Bartek's only spade is the 2
     assert deal.exchanges[-1].returned is C("KS")
 
 
 def test_stop_early():
     deal = example_deal()
-    deal.apply(C("4C"))
-    deal.apply(None)
+    deal.apply_answer(C("4C"))
+    deal.apply_answer(None)
     assert len(deal.exchanges) == 1
     assert deal.pending().kind is DecisionKind.DISCARD
     assert deal.decisions == ("hearts", "4C", "stop")
@@ -193,9 +195,9 @@ def test_stop_at_once_by_name():
 def test_the_uninvolved_player_sees_only_the_count():
     deal = example_deal()
     you_before = deal.view(YOU).hand
-    deal.apply(C("4C"))
-    deal.apply(C("5H"))
-    deal.apply(C("3D"))
+    deal.apply_answer(C("4C"))
+    deal.apply_answer(C("5H"))
+    deal.apply_answer(C("3D"))
     you = deal.view(YOU)
     assert you.exchanges == () and you.others_exchanged == 2
     assert you.hand == you_before
@@ -212,7 +214,7 @@ def test_no_trump_exchange_when_the_rules_forbid_it():
     assert not options.suit(HEARTS.trump) and C("4C") in options
     before = (deal.decisions, deal.hand(ANIA), deal.hand(BARTEK_SEAT))
     with pytest.raises(IllegalDecision, match="trump"):
-        deal.apply(C("5H"))
+        deal.apply_answer(C("5H"))
     assert (deal.decisions, deal.hand(ANIA), deal.hand(BARTEK_SEAT)) == before
     assert deal.pending().kind is DecisionKind.GIVE
 
@@ -220,7 +222,7 @@ def test_no_trump_exchange_when_the_rules_forbid_it():
 def test_giving_a_card_not_held_is_rejected():
     deal = example_deal()
     with pytest.raises(IllegalDecision, match="not in their hand"):
-        deal.apply(C("AC"))
+        deal.apply_answer(C("AC"))
     assert deal.exchanges == () and deal.pending().view.gives_left == 2
 
 
@@ -251,7 +253,7 @@ def _givers_and_receivers(deal):
     while (p := deal.pending()).kind is DecisionKind.GIVE:
         seen.append((p.seat, p.view.give_to))
         card = next(c for c in p.view.options if c.suit != deal.game.trump)
-        deal.apply(card)
+        deal.apply_answer(card)
     return seen
 
 

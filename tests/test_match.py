@@ -17,7 +17,7 @@ from ts358.view import DecisionKind
 
 
 def naive_legal(hand, trick, game, rules):
-    """RULES.md, Play, written out: follow suit; void, trump if house rules; else anything."""
+    """docs/rules.md#playing-the-tricks, written out: follow suit; void, trump (house); else any."""
     if not trick:
         return set(hand)
     follow = {c for c in hand if c.suit == trick[0].suit}
@@ -98,8 +98,8 @@ def illegal_attempt(view, deal):
 
 def check_conservation(deal):
     parts = [deal.hand(s) for s in range(3)]
-    if deal.discard is not None:
-        parts.append(deal.discard)
+    if deal.discarded is not None:
+        parts.append(deal.discarded)
     if not deal.talon_taken:
         parts.append(CardSet(deal.setup.talon))
     parts.append(CardSet([c for t in deal.tricks for c in t.cards] + list(deal.trick)))
@@ -121,13 +121,13 @@ def referee(match, players, rng, tries=0.05):
             if bad is not None:
                 snapshot = match.snapshot()
                 with pytest.raises(IllegalDecision):
-                    match.apply(bad)
+                    match.apply_answer(bad)
                 assert match.snapshot() == snapshot and match.pending() == pending
         decision = players[pending.seat].decide(pending.view)
         if pending.kind is DecisionKind.PLAY:
             hand = deal.hand(pending.seat)
             assert decision in naive_legal(hand, deal.trick, deal.game, match.rules)
-        match.apply(decision)
+        match.apply_answer(decision)
 
 
 def check_finished(match):
@@ -245,15 +245,15 @@ def test_last_pick_is_forced():
     players = make_players("random", 10)
     while len(match.results) < 15:
         p = match.pending()
-        match.apply(players[p.seat].decide(p.view))
+        match.apply_answer(players[p.seat].decide(p.view))
     # Deals 16-18: each seat's last turn to choose, one game left.
     p = match.pending()
     assert p.kind is DecisionKind.CHOOSE
     (forced,) = p.view.available[p.seat]
     others = [g for g in Contract if g is not forced]
     with pytest.raises(IllegalDecision):
-        match.apply(others[0])
-    match.apply(forced)
+        match.apply_answer(others[0])
+    match.apply_answer(forced)
 
 
 def test_exchange_uses_the_previous_deal_scores_not_totals():
@@ -261,7 +261,7 @@ def test_exchange_uses_the_previous_deal_scores_not_totals():
     players = make_players("heuristic", 21)
     while len(match.results) < 3:
         p = match.pending()
-        match.apply(players[p.seat].decide(p.view))
+        match.apply_answer(players[p.seat].decide(p.view))
     view = match.pending().view
     assert view.previous_scores == match.results[-1].scores
     assert view.totals == match.totals
@@ -272,7 +272,7 @@ def test_snapshot_restores_mid_match():
     players = make_players("random", 77)
     for _ in range(300):
         p = match.pending()
-        match.apply(players[p.seat].decide(p.view))
+        match.apply_answer(players[p.seat].decide(p.view))
     snap = match.snapshot()
     copy = Match.restore(snap)
     assert copy.pending() == match.pending()

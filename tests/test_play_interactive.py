@@ -53,7 +53,7 @@ def human_script(seed, deals=3, level="medium"):
             steps.append((pending.kind, pending.view, format_decision(pending.kind, decision)))
         else:
             decision = others[pending.seat].decide(pending.view, step)
-        match.apply(decision)
+        match.apply_answer(decision)
         step += 1
     return steps, match
 
@@ -338,6 +338,6 @@ def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
     )
     match = Match(Rules(length=3), seed=3)
     while (pending := match.pending()).kind is not DecisionKind.PLAY:
-        match.apply(make_player("medium").decide(pending.view))
+        match.apply_answer(make_player("medium").decide(pending.view))
     with pytest.raises(HintUnavailable, match="few tricks"):
         play_cli.strong_hint(pending.view)

@@ -29,7 +29,7 @@ def first_deal_answers(seed):
         decision = players[pending.seat].decide(pending.view)
         if pending.seat == 0:
             answers.append(format_decision(pending.kind, decision))
-        match.apply(decision)
+        match.apply_answer(decision)
     return answers, match.results[0]
 
 

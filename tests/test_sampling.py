@@ -33,7 +33,7 @@ def walk(rules, seed, players):
     match = Match(rules, seed=seed)
     while (pending := match.pending()) is not None:
         yield match.deal, pending.view
-        match.apply(players[pending.seat].decide(pending.view))
+        match.apply_answer(players[pending.seat].decide(pending.view))
 
 
 def check_world(view, world, constraints):

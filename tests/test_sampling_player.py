@@ -34,7 +34,7 @@ def test_every_decision_is_legal_over_a_match(rules):
         decision = players[pending.seat].decide(pending.view)
         if pending.seat == 0:
             kinds.add(pending.kind)
-        match.apply(decision)  # raises IllegalDecision on an illegal answer
+        match.apply_answer(decision)  # raises IllegalDecision on an illegal answer
     assert DecisionKind.PLAY in kinds
     assert sum(match.totals) == 0
 
@@ -58,7 +58,7 @@ def run_deal_to(match_seed, seat, tricks_done):
             and len(pending.view.tricks) >= tricks_done
         ):
             return match.deal
-        match.apply(players[pending.seat].decide(pending.view))
+        match.apply_answer(players[pending.seat].decide(pending.view))
 
 
 def twin(deal, seat, rng):
@@ -74,7 +74,7 @@ def twin(deal, seat, rng):
         played[(view.leader + index) % 3].append(card)
     chooser = view.chooser
     talon = CardSet(deal.setup.talon)
-    discard = deal.discard if seat == chooser else world.pile
+    discard = deal.discarded if seat == chooser else world.pile
     hands = []
     for s in range(3):
         if s == seat:
@@ -162,9 +162,9 @@ def test_out_of_budget_game_choice_and_discard_come_from_rollouts():
         SamplingPlayer(5, effort=Effort(node_budget=1, choose=2, discard=2), tt_mb=1).decide(view)
         == game
     )
-    match.apply(game)
+    match.apply_answer(game)
     while (pending := match.pending()).kind is not DecisionKind.DISCARD:
-        match.apply(HeuristicPlayer().decide(pending.view))
+        match.apply_answer(HeuristicPlayer().decide(pending.view))
     discard = broke.decide(pending.view)
     assert discard in broke._discard_candidates(pending.view)
-    match.apply(discard)
+    match.apply_answer(discard)

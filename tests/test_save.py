@@ -22,7 +22,7 @@ def played(seed, decisions, length=3, rules=None):
         pending = match.pending()
         if pending is None:
             break
-        match.apply(players[pending.seat].decide(pending.view))
+        match.apply_answer(players[pending.seat].decide(pending.view))
     return match
 
 

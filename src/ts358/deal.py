@@ -1,9 +1,23 @@
-"""One deal as a step-by-step state machine (RULES.md, One deal).
+"""One deal as a step-by-step state machine (docs/rules.md#one-deal).
 
 The engine never calls a player: :meth:`Deal.pending` says whose decision is due, of what
-kind, with that seat's view, and :meth:`Deal.apply` takes the decision. A blocking loop, an
-interactive prompt and a replayed record all drive it the same way. An illegal decision
-raises :class:`IllegalDecision` before anything changes, so the caller can simply ask again.
+kind, with that seat's view, and a typed method takes it (:meth:`Deal.choose`,
+:meth:`~Deal.give`, :meth:`~Deal.stop_giving`, :meth:`~Deal.return_card`,
+:meth:`~Deal.discard`, :meth:`~Deal.play`), or :meth:`Deal.apply` in notation, or
+:meth:`Deal.apply_answer` as a :class:`~ts358.players.base.Player` answered. Each returns
+what happened (:class:`Applied`). A blocking loop, an interactive prompt and a replayed
+record all drive it the same way. An illegal decision raises :class:`IllegalDecision` before
+anything changes, so the caller can simply ask again.
+
+>>> import random
+>>> deal = Deal(DealSetup.shuffled(1, dealer=0, rng=random.Random(3)))
+>>> pending = deal.pending()
+>>> pending.seat, pending.kind, len(pending.view.hand)   # the chooser sees six cards
+(1, <DecisionKind.CHOOSE: 'choose'>, 6)
+>>> deal.apply("no-trump").decision
+'no-trump'
+>>> deal.pending().kind                                  # no exchange in a first deal
+<DecisionKind.DISCARD: 'discard'>
 """
 
 from __future__ import annotations
@@ -11,33 +25,35 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from ts358.cards import DECK, Card, CardSet
 from ts358.exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
-from ts358.rules import Contract, Role, Rules, Seating
+from ts358.position import Position
+from ts358.rules import TRICKS_PER_DEAL, Contract, Role, Rules, Seating
 from ts358.tricks import legal_cards, trick_winner
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
-    "IllegalDecision",
-    "DealSetup",
-    "Pending",
-    "DealResult",
-    "Deal",
-    "Decision",
     "ALL_GAMES",
+    "Answer",
+    "Applied",
+    "Deal",
+    "DealResult",
+    "DealSetup",
+    "IllegalDecision",
+    "Pending",
     "format_decision",
 ]
 
 ALL_GAMES = frozenset(Contract)
+_T = TypeVar("_T")
 _EMPTY = CardSet()
-TRICKS_PER_DEAL = 16
 
-Decision = Contract | Card | CardSet | Iterable[Card] | str | None
-"""What :meth:`Deal.apply` accepts: a Contract (choose), a Card or None to stop (give), a Card
-(return, play), four Cards (discard); or any of these in notation (``"hearts"``, ``"4C"``,
-``"stop"``, ``"AS KS 2D 3D"``)."""
+Answer = Contract | Card | CardSet | None
+"""A player's answer, as :meth:`Player.decide <ts358.players.base.Player.decide>` returns it:
+a game (choose), a card or None to stop (give), a card (return, play), four cards (discard)."""
 
 
 class IllegalDecision(ValueError):
@@ -99,6 +115,36 @@ class DealResult(Seating):
     scores: tuple[int, int, int]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Applied:
+    """What one decision did.
+
+    Attributes:
+        seat: who decided.
+        kind: what was decided.
+        decision: the decision in notation, as :attr:`Deal.decisions` lists it.
+        step: the exchange step it completed (a card given and the card back), if any.
+        trick: the trick it completed, if any.
+        result: the finished deal, when it was the deal's last decision.
+    """
+
+    seat: int
+    kind: DecisionKind
+    decision: str
+    step: ExchangeStep | None = None
+    trick: Trick | None = None
+    result: DealResult | None = None
+
+
+_WHAT = {
+    DecisionKind.CHOOSE: "choose a game",
+    DecisionKind.GIVE: "give a card",
+    DecisionKind.RETURN: "return a card",
+    DecisionKind.DISCARD: "discard",
+    DecisionKind.PLAY: "play a card",
+}
+
+
 class _Phase(enum.Enum):
     CHOOSE = 1
     EXCHANGE = 2
@@ -107,23 +153,26 @@ class _Phase(enum.Enum):
     DONE = 5
 
 
-def _as_card(value: object, what: str) -> Card:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        try:
-            return Card.parse(value)
-        except ValueError as exc:
-            raise IllegalDecision(f"{what}: {exc}") from None
-    raise IllegalDecision(f"{what}: expected a card, not {value!r}")
+def _parsed(parse: Callable[[str], _T], text: str, what: str) -> _T:
+    try:
+        return parse(text)
+    except ValueError as exc:
+        raise IllegalDecision(f"{what}: {exc}") from None
+
+
+def _typed(value: object, kind: type[_T], what: str, expected: str) -> _T:
+    # The typed entry points check at run time too: a player's answer is never trusted.
+    if not isinstance(value, kind):
+        raise IllegalDecision(f"{what}: expected {expected}, not {value!r}")
+    return value
 
 
 def format_decision(kind: DecisionKind, value: object) -> str:
     """A decision in the notation :meth:`Deal.apply` reads back (used by snapshots)."""
     if kind is DecisionKind.GIVE and value is None:
         return "stop"
-    if kind is DecisionKind.DISCARD:
-        return " ".join(str(c) for c in CardSet(value))  # type: ignore[arg-type]
+    if isinstance(value, CardSet):
+        return " ".join(str(c) for c in value)
     return str(value)
 
 
@@ -205,7 +254,7 @@ class Deal(Seating):
         return self._talon_shown
 
     @property
-    def discard(self) -> CardSet | None:
+    def discarded(self) -> CardSet | None:
         """The chooser's discards once made (engine-side truth)."""
         return self._discard
 
@@ -318,69 +367,110 @@ class Deal(Seating):
             scores=(scores[0], scores[1], scores[2]),
         )
 
-    def position(self):  # type: ignore[no-untyped-def]
-        """The current play position as a :class:`ts358.position.Position` (roles, not seats),
-        for the solver: hands by role, the leader, the trick in progress, tricks taken."""
-        from ts358.position import Position  # the solver side is optional for the engine
-
+    def position(self) -> Position:
+        """The current play position (roles, not seats) for the solver: hands by role, the
+        leader, the trick in progress, tricks taken. ValueError before the play starts."""
         if self._phase is not _Phase.PLAY or self._game is None:
             raise ValueError("a position exists only while the tricks are being played")
-
-        def role(seat: int) -> Role:
-            return Role((seat - self.dealer - 1) % 3)
-
-        seats = [(self.dealer + 1 + r) % 3 for r in Role]
+        seats = [self.seat_of(r) for r in Role]
+        hands = [CardSet(self._hands[s]) for s in seats]
+        taken = [self._taken[s] for s in seats]
         return Position(
             contract=self._game,
             void=self.rules.void,
-            hands=tuple(CardSet(self._hands[s]) for s in seats),
-            leader=role(self._leader),
+            hands=(hands[0], hands[1], hands[2]),
+            leader=self.role_of(self._leader),
             trick=tuple(self._trick),
-            taken=tuple(self._taken[s] for s in seats),
+            taken=(taken[0], taken[1], taken[2]),
         )
 
     # ------------------------------------------------------------------ decisions
 
-    def apply(self, decision: Decision) -> None:
-        """Apply the pending decision; raises IllegalDecision (state unchanged) if not allowed."""
+    def _expect(self, kind: DecisionKind) -> int:
+        """The seat due to make a decision of ``kind``; IllegalDecision if none is due."""
+        due = self._due()
+        if due is None:
+            raise IllegalDecision("the deal is over: no decision is due")
+        seat, due_kind = due
+        if due_kind is not kind:
+            raise IllegalDecision(
+                f"seat {seat} is to {_WHAT[due_kind]} now, not to {_WHAT[kind]}"
+            )
+        return seat
+
+    def _applied(
+        self,
+        seat: int,
+        kind: DecisionKind,
+        value: object,
+        step: ExchangeStep | None = None,
+        trick: Trick | None = None,
+    ) -> Applied:
+        self._log.append((kind, value))
+        result = self.result() if self._phase is _Phase.DONE else None
+        return Applied(seat, kind, format_decision(kind, value), step, trick, result)
+
+    def apply(self, text: str) -> Applied:
+        """Apply the pending decision written in notation: a game (``"hearts"``,
+        ``"no-trump"``), a card (``"4C"``, ``"10h"``), ``"stop"`` to stop giving, four cards
+        to discard (``"AS KS 2D 3D"``). IllegalDecision (state unchanged) if not allowed."""
         due = self._due()
         if due is None:
             raise IllegalDecision("the deal is over: no decision is due")
         seat, kind = due
-        if kind is DecisionKind.PLAY:
-            self._play(seat, decision)
-        elif kind is DecisionKind.CHOOSE:
-            self._choose(seat, decision)
-        elif kind is DecisionKind.GIVE:
-            self._give(seat, decision)
-        elif kind is DecisionKind.RETURN:
-            self._return(seat, decision)
-        else:
-            self._discard_cards(seat, decision)
+        what = f"seat {seat} to {_WHAT[kind]}"
+        if not isinstance(text, str):
+            raise IllegalDecision(f"{what}: expected notation (text), not {text!r}")
+        if kind is DecisionKind.CHOOSE:
+            return self.choose(_parsed(Contract.parse, text, what))
+        if kind is DecisionKind.DISCARD:
+            return self.discard(_parsed(CardSet.parse, text, what))
+        if kind is DecisionKind.GIVE and text.strip().lower() == "stop":
+            return self.stop_giving()
+        card = _parsed(Card.parse, text, what)
+        if kind is DecisionKind.GIVE:
+            return self.give(card)
+        if kind is DecisionKind.RETURN:
+            return self.return_card(card)
+        return self.play(card)
 
-    def _choose(self, seat: int, decision: Decision) -> None:
-        if isinstance(decision, str):
-            try:
-                decision = Contract.parse(decision)
-            except ValueError as exc:
-                raise IllegalDecision(f"seat {seat} choosing a game: {exc}") from None
-        if not isinstance(decision, Contract):
-            raise IllegalDecision(f"seat {seat} choosing a game: expected a game, not {decision!r}")
-        if decision not in self.available[seat]:
+    def apply_answer(self, answer: Answer) -> Applied:
+        """Apply a player's answer to the pending decision (:data:`Answer`: None stops
+        giving). IllegalDecision (state unchanged) if it is not an answer the rules allow."""
+        due = self._due()
+        if due is None:
+            raise IllegalDecision("the deal is over: no decision is due")
+        kind = due[1]
+        if kind is DecisionKind.CHOOSE:
+            return self.choose(answer)  # type: ignore[arg-type]  # checked there
+        if kind is DecisionKind.GIVE:
+            return self.stop_giving() if answer is None else self.give(answer)  # type: ignore[arg-type]
+        if kind is DecisionKind.RETURN:
+            return self.return_card(answer)  # type: ignore[arg-type]
+        if kind is DecisionKind.DISCARD:
+            return self.discard(answer)  # type: ignore[arg-type]
+        return self.play(answer)  # type: ignore[arg-type]
+
+    def choose(self, game: Contract) -> Applied:
+        """The chooser picks the game (one they have not used up in the match)."""
+        seat = self._expect(DecisionKind.CHOOSE)
+        what = f"seat {seat} choosing a game"
+        game = _typed(game, Contract, what, "a game")
+        if game not in self.available[seat]:
             left = ", ".join(c.label for c in sorted(self.available[seat]))
             raise IllegalDecision(
-                f"seat {seat} has already played {decision.label} in this match "
-                f"(games left: {left})"
+                f"seat {seat} has already played {game.label} in this match (games left: {left})"
             )
-        self._log.append((DecisionKind.CHOOSE, decision))
-        self._game = decision
+        applied = self._applied(seat, DecisionKind.CHOOSE, game)
+        self._game = game
         self._plan = tuple(
             t
-            for t in plan_exchange(self.previous_scores, self.dealer, decision, self.rules)
+            for t in plan_exchange(self.previous_scores, self.dealer, game, self.rules)
             if t.count > 0
         )
         self._phase = _Phase.EXCHANGE
         self._advance_exchange()
+        return applied
 
     def _advance_exchange(self) -> None:
         # Skip finished transfers (and a giver with nothing they may give); then the talon.
@@ -396,16 +486,22 @@ class Deal(Seating):
         self._hands[self.chooser] |= self._talon.mask
         self._phase = _Phase.DISCARD
 
-    def _give(self, seat: int, decision: Decision) -> None:
+    def stop_giving(self) -> Applied:
+        """The plus player giving now gives no more cards."""
+        seat = self._expect(DecisionKind.GIVE)
+        applied = self._applied(seat, DecisionKind.GIVE, None)
+        self._transfer += 1
+        self._given = 0
+        self._advance_exchange()
+        return applied
+
+    def give(self, card: Card) -> Applied:
+        """The plus player gives ``card``; a non-trump comes back at once (the receiver's
+        highest of its suit, counting it: :attr:`Applied.step`), a trump waits for
+        :meth:`return_card`."""
+        seat = self._expect(DecisionKind.GIVE)
         assert self._game is not None
-        transfer = self._plan[self._transfer]
-        if decision is None or (isinstance(decision, str) and decision.strip().lower() == "stop"):
-            self._log.append((DecisionKind.GIVE, None))
-            self._transfer += 1
-            self._given = 0
-            self._advance_exchange()
-            return
-        card = _as_card(decision, f"seat {seat} giving a card")
+        card = _typed(card, Card, f"seat {seat} giving a card", "a card")
         hand = CardSet(self._hands[seat])
         if card not in hand:
             raise IllegalDecision(f"seat {seat} can't give {card}: not in their hand")
@@ -413,63 +509,59 @@ class Deal(Seating):
             raise IllegalDecision(
                 f"seat {seat} can't give {card}: trump cards are not exchanged under these rules"
             )
-        receiver = transfer.receiver
+        receiver = self._plan[self._transfer].receiver
         back = automatic_return(CardSet(self._hands[receiver]), card, self._game)
-        self._log.append((DecisionKind.GIVE, card))
         self._hands[seat] &= ~card.mask
         self._hands[receiver] |= card.mask
         if back is None:
             self._awaiting = card
-            return
-        self._complete_step(card, back)
+            return self._applied(seat, DecisionKind.GIVE, card)
+        step = self._complete_step(card, back)
+        return self._applied(seat, DecisionKind.GIVE, card, step=step)
 
-    def _return(self, seat: int, decision: Decision) -> None:
-        card = _as_card(decision, f"seat {seat} returning a card")
+    def return_card(self, card: Card) -> Applied:
+        """The receiver of a trump returns ``card`` (any card of their hand)."""
+        seat = self._expect(DecisionKind.RETURN)
+        card = _typed(card, Card, f"seat {seat} returning a card", "a card")
         if not self._hands[seat] & card.mask:
             raise IllegalDecision(f"seat {seat} can't return {card}: not in their hand")
         given = self._awaiting
         assert given is not None
-        self._log.append((DecisionKind.RETURN, card))
         self._awaiting = None
-        self._complete_step(given, card)
+        step = self._complete_step(given, card)
+        return self._applied(seat, DecisionKind.RETURN, card, step=step)
 
-    def _complete_step(self, given: Card, back: Card) -> None:
+    def _complete_step(self, given: Card, back: Card) -> ExchangeStep:
         transfer = self._plan[self._transfer]
         self._hands[transfer.receiver] &= ~back.mask
         self._hands[transfer.giver] |= back.mask
-        self._exchanges.append(ExchangeStep(transfer.giver, transfer.receiver, given, back))
+        step = ExchangeStep(transfer.giver, transfer.receiver, given, back)
+        self._exchanges.append(step)
         self._given += 1
         self._advance_exchange()
+        return step
 
-    def _discard_cards(self, seat: int, decision: Decision) -> None:
+    def discard(self, cards: CardSet) -> Applied:
+        """The chooser discards four of their 20 cards, face down."""
+        seat = self._expect(DecisionKind.DISCARD)
         what = f"seat {seat} discarding"
-        try:
-            if isinstance(decision, str):
-                cards = CardSet.parse(decision)
-            elif isinstance(decision, CardSet):
-                cards = decision
-            elif isinstance(decision, Iterable):
-                cards = CardSet(decision)  # type: ignore[arg-type]
-            else:
-                raise IllegalDecision(f"{what}: expected four cards, not {decision!r}")
-        except (ValueError, TypeError, AttributeError) as exc:
-            if isinstance(exc, IllegalDecision):
-                raise
-            raise IllegalDecision(f"{what}: {exc}") from None
+        cards = _typed(cards, CardSet, what, "four cards (a CardSet)")
         if len(cards) != 4:
             raise IllegalDecision(f"{what}: exactly 4 different cards, not {len(cards)}")
         missing = cards - CardSet(self._hands[seat])
         if missing:
             raise IllegalDecision(f"{what}: {' '.join(map(str, missing))} not in their hand")
-        self._log.append((DecisionKind.DISCARD, cards))
         self._hands[seat] &= ~cards.mask
         self._discard = cards
         self._phase = _Phase.PLAY
+        return self._applied(seat, DecisionKind.DISCARD, cards)
 
-    def _play(self, seat: int, decision: Decision) -> None:
+    def play(self, card: Card) -> Applied:
+        """The seat to move plays ``card`` (following suit, trumping when the rules say)."""
+        seat = self._expect(DecisionKind.PLAY)
         game = self._game
         assert game is not None
-        card = _as_card(decision, f"seat {seat} playing")
+        card = _typed(card, Card, f"seat {seat} playing", "a card")
         mask = self._hands[seat]
         if not mask & card.mask:
             raise IllegalDecision(f"seat {seat} can't play {card}: not in their hand")
@@ -481,16 +573,17 @@ class Deal(Seating):
             else:
                 why = f"void in {lead.name.lower()}, must play a trump"
             raise IllegalDecision(f"seat {seat} can't play {card}: {why}")
-        self._log.append((DecisionKind.PLAY, card))
         self._legal = None
         self._hands[seat] = mask & ~card.mask
         self._trick.append(card)
         if len(self._trick) < 3:
-            return
+            return self._applied(seat, DecisionKind.PLAY, card)
         winner = (self._leader + trick_winner(self._trick, game)) % 3
-        self._tricks.append(Trick(self._leader, tuple(self._trick), winner))
+        trick = Trick(self._leader, tuple(self._trick), winner)
+        self._tricks.append(trick)
         self._taken[winner] += 1
         self._leader = winner
         self._trick = []
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._phase = _Phase.DONE
+        return self._applied(seat, DecisionKind.PLAY, card, trick=trick)

@@ -1,8 +1,9 @@
-"""A match of 3k deals (RULES.md, Match): deals in turn, the dealer moving one seat
+"""A match of 3k deals (docs/rules.md#the-match): deals in turn, the dealer moving one seat
 clockwise, each seat's games used up, totals, standings.
 
-Like :class:`~ts358.deal.Deal`, a match is driven by :meth:`Match.pending` and
-:meth:`Match.apply`; :meth:`Match.run` is just that loop with player objects. A match's
+Like :class:`~ts358.deal.Deal`, a match is driven by :meth:`Match.pending` and the same typed
+methods (:meth:`Match.play` ...), :meth:`Match.apply` (notation) or :meth:`Match.apply_answer`;
+:meth:`Match.run` is just that loop with player objects. A match's
 state is a pure function of its seed (or deal setups) and the decisions applied, which is
 what :meth:`Match.snapshot` saves and :meth:`Match.restore` replays.
 """
@@ -14,7 +15,17 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ts358.deal import ALL_GAMES, Deal, DealResult, DealSetup, Decision, IllegalDecision, Pending
+from ts358.cards import Card, CardSet
+from ts358.deal import (
+    ALL_GAMES,
+    Answer,
+    Applied,
+    Deal,
+    DealResult,
+    DealSetup,
+    IllegalDecision,
+    Pending,
+)
 from ts358.rules import Contract, Rules
 
 if TYPE_CHECKING:
@@ -109,22 +120,55 @@ class Match:
 
     # ------------------------------------------------------------------ driving
 
-    def apply(self, decision: Decision) -> None:
-        """Apply the pending decision; IllegalDecision (state unchanged) if not allowed."""
+    def _deal(self) -> Deal:
         if self.deal is None:
             raise IllegalDecision("the match is over: no decision is due")
-        self.deal.apply(decision)
-        if self.deal.done:
+        return self.deal
+
+    def _after(self, applied: Applied) -> Applied:
+        if applied.result is not None:
             self._finish_deal()
+        return applied
+
+    def apply(self, text: str) -> Applied:
+        """Apply the pending decision in notation (:meth:`Deal.apply`); IllegalDecision
+        (state unchanged) if not allowed."""
+        return self._after(self._deal().apply(text))
+
+    def apply_answer(self, answer: Answer) -> Applied:
+        """Apply a player's answer to the pending decision (:meth:`Deal.apply_answer`)."""
+        return self._after(self._deal().apply_answer(answer))
+
+    def choose(self, game: Contract) -> Applied:
+        """:meth:`Deal.choose` in the deal in progress."""
+        return self._after(self._deal().choose(game))
+
+    def give(self, card: Card) -> Applied:
+        """:meth:`Deal.give` in the deal in progress."""
+        return self._after(self._deal().give(card))
+
+    def stop_giving(self) -> Applied:
+        """:meth:`Deal.stop_giving` in the deal in progress."""
+        return self._after(self._deal().stop_giving())
+
+    def return_card(self, card: Card) -> Applied:
+        """:meth:`Deal.return_card` in the deal in progress."""
+        return self._after(self._deal().return_card(card))
+
+    def discard(self, cards: CardSet) -> Applied:
+        """:meth:`Deal.discard` in the deal in progress."""
+        return self._after(self._deal().discard(cards))
+
+    def play(self, card: Card) -> Applied:
+        """:meth:`Deal.play` in the deal in progress."""
+        return self._after(self._deal().play(card))
 
     def run(self, players: Sequence[Player]) -> tuple[int, int, int]:
         """Play to the end, asking ``players[seat]`` for each decision; return the totals."""
         if len(players) != 3:
             raise ValueError("three players are needed")
-        while self.deal is not None:
-            pending = self.deal.pending()
-            assert pending is not None
-            self.apply(players[pending.seat].decide(pending.view))
+        while (pending := self.pending()) is not None:
+            self.apply_answer(players[pending.seat].decide(pending.view))
         return self.totals
 
     def snapshot(self) -> MatchSnapshot:

@@ -10,12 +10,14 @@ is a match the rules allow, and the error says which deal, trick or key is wrong
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ts358._jsonfields import field, rules_field
 from ts358.cards import Card, CardSet
-from ts358.deal import DealResult, DealSetup, IllegalDecision
+from ts358.deal import Applied, DealResult, DealSetup, IllegalDecision
 from ts358.match import Match, standings
 from ts358.rules import Contract
 from ts358.view import DecisionKind
@@ -168,9 +170,9 @@ def _expect(where: str, key: str, recorded: Any, actual: Any) -> None:
         raise RecordError(f"{where}: key {key!r} is {recorded!r}, the rules give {actual!r}")
 
 
-def _apply(match: Match, decision: object, where: str) -> None:
+def _apply(where: str, decide: Callable[[], Applied]) -> Applied:
     try:
-        match.apply(decision)  # type: ignore[arg-type]
+        return decide()
     except IllegalDecision as exc:
         raise RecordError(f"{where}: {exc}") from None
 
@@ -200,10 +202,10 @@ def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:
     _expect(where, "third", _get(deal, "third", int, where), engine.third)
     game = _get(deal, "game", str, where)
     try:
-        Contract.parse(game)
+        contract = Contract.parse(game)
     except ValueError as exc:
         raise RecordError(f"{where}: key 'game': {exc}") from None
-    _apply(match, game, f"{where}: game")
+    _apply(f"{where}: game", partial(match.choose, contract))
 
     steps = _get(deal, "exchanges", list, where)
     for i, step in enumerate(steps, 1):
@@ -214,22 +216,22 @@ def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:
         returned = _card(_get(step, "returned", str, at), at)
         # Transfers the record skips were stopped early (or given nothing).
         while (due := _giving(match)) is not None and due != (giver, receiver):
-            _apply(match, None, at)
+            _apply(at, match.stop_giving)
         if due is None:
             raise RecordError(f"{at}: no exchange from seat {giver} to seat {receiver} is due")
-        _apply(match, given, at)
-        if _kind(match) is DecisionKind.RETURN:
-            _apply(match, returned, at)
+        done = _apply(at, partial(match.give, given)).step
+        if done is None:  # a trump: the receiver chose what came back
+            _apply(at, partial(match.return_card, returned))
         else:
-            _expect(at, "returned", str(returned), str(engine.exchanges[-1].returned))
+            _expect(at, "returned", str(returned), str(done.returned))
     while _kind(match) is DecisionKind.GIVE:
-        _apply(match, None, f"{where}: exchanges")
+        _apply(f"{where}: exchanges", match.stop_giving)
 
     discard = _card_list(deal, "discard", where)
     if _kind(match) is not DecisionKind.DISCARD:
         raise RecordError(f"{where}: the exchange did not end where the record says")
     try:
-        _apply(match, CardSet(discard), f"{where}: discard")
+        _apply(f"{where}: discard", partial(match.discard, CardSet(discard)))
     except ValueError as exc:
         if isinstance(exc, RecordError):
             raise
@@ -247,9 +249,9 @@ def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:
         if len(cards) != 3:
             raise RecordError(f"{at}: key 'cards' must hold 3 cards, not {len(cards)}")
         winner = _get(trick, "winner", int, at)
-        for card in cards:
-            _apply(match, card, at)
-        _expect(at, "winner", winner, engine.tricks[-1].winner)
+        played = [_apply(at, partial(match.play, card)) for card in cards]
+        assert played[-1].trick is not None  # the third card completes the trick
+        _expect(at, "winner", winner, played[-1].trick.winner)
 
     result = match.results[-1]
     _expect(where, "taken", _int_triple(deal, "taken", where), result.taken)

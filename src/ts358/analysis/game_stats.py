@@ -187,7 +187,7 @@ def deal_stats(
     out_games: dict[str, Any] = {}
     for game in games:
         deal = Deal(setup, rules)
-        deal.apply(game)
+        deal.choose(game)
         pending = deal.pending()
         assert pending is not None and pending.seat == deal.chooser  # the discard
         twenty = pending.view.options

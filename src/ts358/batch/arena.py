@@ -163,7 +163,7 @@ def make_board(seed: int, index: int, rules: Rules | None = None) -> Board:
     while len(match.results) < number - 1:
         pending = match.pending()
         assert pending is not None
-        match.apply(prefix.decide(pending.view))
+        match.apply_answer(prefix.decide(pending.view))
     deal = match.deal
     assert deal is not None and deal.setup.number == number
     return Board(index, rules, deal.setup, deal.available, deal.previous_scores, deal.totals)
@@ -207,7 +207,7 @@ def play_board(
             decision = players[seat].decide(pending.view)
             times[perm[seat]].add(clock() - start)
             try:
-                deal.apply(decision)
+                deal.apply_answer(decision)
             except IllegalDecision as exc:
                 raise ArenaError(
                     f"board {board.index}, {perm[seat]} in seat {seat}: {exc}"

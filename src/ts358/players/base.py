@@ -7,6 +7,7 @@ sees the engine, so it can't read hidden cards; it can only answer from its view
 from __future__ import annotations
 
 from ts358.cards import Card, CardSet
+from ts358.deal import Answer
 from ts358.rules import Contract
 from ts358.view import DecisionKind, SeatView
 
@@ -19,7 +20,7 @@ class Player:
 
     name: str = "player"
 
-    def decide(self, view: SeatView) -> Contract | Card | CardSet | None:
+    def decide(self, view: SeatView) -> Answer:
         kind = view.kind
         if kind is DecisionKind.PLAY:
             return self.play(view)

@@ -154,10 +154,10 @@ class SamplingPlayer(Player):
         hands[view.chooser] = full - talon
         setup = DealSetup(1, view.dealer, tuple(tuple(h) for h in hands), tuple(talon))  # type: ignore[arg-type]
         deal = Deal(setup, view.rules)  # deal 1: no exchange, already over or still unknown
-        deal.apply(game)
-        deal.apply(discard)
+        deal.choose(game)
+        deal.discard(discard)
         while (pending := deal.pending()) is not None:
-            deal.apply(self._rule_of_thumb.decide(pending.view))
+            deal.apply_answer(self._rule_of_thumb.decide(pending.view))
         return deal.result().scores[view.chooser]
 
     def _best_by_average(

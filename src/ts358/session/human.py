@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ts358.cards import Card, CardSet, NotationError
-from ts358.deal import DealResult
+from ts358.deal import Answer, DealResult
 from ts358.players.base import Player
 from ts358.rules import Contract
 from ts358.session.table import (
@@ -210,7 +210,7 @@ class HumanPlayer(Player):
 
     # ------------------------------------------------------------------ the loop
 
-    def decide(self, view: SeatView) -> Contract | Card | CardSet | None:
+    def decide(self, view: SeatView) -> Answer:
         self._catch_up(view)
         self._last_view = view
         self.console.print()

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ts358.analysis.review import review_deal
 from ts358.cards import Card
-from ts358.deal import DealResult, IllegalDecision
+from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match
 from ts358.players import SamplingPlayer, make_player
 from ts358.record import write_record
@@ -69,7 +69,7 @@ class ComputerSeat:
         self.seed = seed
         self.seat = seat
 
-    def decide(self, view: SeatView, step: int) -> Any:
+    def decide(self, view: SeatView, step: int) -> Answer:
         rng = getattr(self.player, "rng", None)
         if rng is not None and hasattr(rng, "seed"):
             rng.seed(f"{self.seed}:{self.seat}:{step}")
@@ -168,12 +168,12 @@ def play_interactive(
             if pending.seat == human_seat:
                 decision = human.decide(pending.view)
                 try:
-                    match.apply(decision)
+                    match.apply_answer(decision)
                 except IllegalDecision as exc:  # the seat checks first; this is a backstop
                     human.error(t("err.illegal", reason=str(exc)))
                     continue
             else:
-                match.apply(computers[pending.seat].decide(pending.view, step))
+                match.apply_answer(computers[pending.seat].decide(pending.view, step))
             step += 1
             if len(match.results) > finished:
                 save(saved, options.save_path)
@@ -329,7 +329,7 @@ def play_auto(match: Match, level: str, symbols: bool, echo: Callable[[str], Non
     while not match.done:
         pending = match.pending()
         assert pending is not None
-        match.apply(players[pending.seat].decide(pending.view))
+        match.apply_answer(players[pending.seat].decide(pending.view))
         if len(match.results) > done:
             done = len(match.results)
             echo("")

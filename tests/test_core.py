@@ -11,7 +11,7 @@ ALL = list(DECK)
 
 
 def rule_legal(hand, trick, contract, void):
-    """RULES.md, Play, written out naively."""
+    """docs/rules.md#playing-the-tricks, written out naively."""
     if not trick:
         return set(hand)
     led = trick[0].suit

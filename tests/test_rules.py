@@ -1,4 +1,4 @@
-"""Contracts, roles, scoring and rule options, checked against RULES.md and seed 000."""
+"""Contracts, roles, scoring and rule options, checked against docs/rules.md#scoring-a-deal."""
 
 import pytest
 
@@ -15,7 +15,7 @@ def test_obligations_and_limits_follow_the_rules():
 @pytest.mark.parametrize(
     "contract, role, tricks, score",
     [
-        # The scoring table of seed 000 (clubs trump, then no-tricks).
+        # docs/rules.md#scoring-examples (clubs trump, no-tricks, no-trump).
         (Contract.CLUBS, Role.CHOOSER, 10, 2),
         (Contract.CLUBS, Role.THIRD, 4, -1),
         (Contract.CLUBS, Role.DEALER, 2, -1),
@@ -23,7 +23,7 @@ def test_obligations_and_limits_follow_the_rules():
         (Contract.NO_TRICKS, Role.DEALER, 10, -2),
         (Contract.NO_TRICKS, Role.THIRD, 5, 0),
         (Contract.NO_TRUMP, Role.THIRD, 7, 2),
-        # Seed 000's example of the exchange: obligation 5, 7 tricks; obligation 8, 6 tricks.
+        # docs/rules.md#an-exchange-worked-through: obligation 5, 7 tricks; obligation 8, 6 tricks.
         (Contract.HEARTS, Role.THIRD, 7, 2),
         (Contract.HEARTS, Role.CHOOSER, 6, -2),
     ],

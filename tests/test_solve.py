@@ -16,7 +16,7 @@ LIMIT = {Role.CHOOSER: 3, Role.THIRD: 5, Role.DEALER: 8}
 
 
 def expected_score(contract, role, tricks):
-    """RULES.md, Score, written out again."""
+    """docs/rules.md#scoring-a-deal, written out again."""
     if contract is Contract.NO_TRICKS:
         return LIMIT[role] - tricks
     return tricks - OBLIGATION[role]

@@ -1,4 +1,4 @@
-"""The exchange before a trump game (RULES.md, One deal, step 3): who gives how many cards to
+"""The exchange before a trump game (docs/rules.md#the-exchange): who gives how many cards to
 whom, in which order, and which card comes back automatically.
 
 Everything here is a pure function of the previous deal's scores and the new deal's seats, so

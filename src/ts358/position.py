@@ -2,8 +2,8 @@
 
 A :class:`Position` is the input of the double-dummy solver (:mod:`ts358.analysis.solve`). It is
 immutable, hashable and checks itself on construction: a position that could not arise in
-play under the rules of RULES.md raises :class:`PositionError`, whose message names the
-offending key (the key of the TOML file format below) and the problem.
+play under the rules (docs/rules.md#playing-the-tricks) raises :class:`PositionError`, whose
+message names the offending key (the key of the TOML file format below) and the problem.
 
 The file format (``ts358 solve FILE``)::
 

@@ -189,7 +189,7 @@ class Seating:
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """The rule options of a match (docs/rules.md, Variants); the defaults are the house rules."""
+    """The rule options of a match (docs/rules.md#variants); the defaults are the house rules."""
 
     void: VoidRule = VoidRule.HOUSE
     exchange: bool = True

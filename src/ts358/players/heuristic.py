@@ -1,4 +1,5 @@
-"""The rule-of-thumb player ("medium"): the tips of seed 004 plus simple, cheap card play.
+"""The rule-of-thumb player ("medium"): the hints of docs/rules.md#hints-for-play plus simple,
+cheap card play.
 
 - Game: from the first six cards, the longest suit as trump (high cards break ties), or
   no-trump with many high cards and no long suit, or no-tricks with low cards; only games the

@@ -6,8 +6,9 @@ Everything lives in the user data directory, :func:`data_dir`: ``platformdirs``'
 finished matches to ``stats.jsonl``: one JSON object per line, appended, so a damaged line
 costs only that match (it is skipped with a warning, never a crash).
 
-A match enters the statistics once (by its id) when it ends; as in seed 004, the
-leaderboard lists the won matches (first place, shared or not) by result = total x 10.
+A match enters the statistics once (by its id) when it ends; the leaderboard lists the won
+matches (first place, shared or not) by result = total x 10
+(docs/rules.md#statistics-and-the-leaderboard).
 """
 
 from __future__ import annotations

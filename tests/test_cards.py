@@ -142,4 +142,32 @@ def test_card_set_is_immutable_and_rejects_duplicates():
     with pytest.raises(ValueError):
         CardSet(1 << 13)
     with pytest.raises(KeyError):
-        cards.remove(Card.parse("KS"))
+        cards.without_card(Card.parse("KS"))
+
+
+@given(card_sets)
+def test_card_sets_pickle(a):
+    assert pickle.loads(pickle.dumps(a)) == a
+
+
+@given(card_sets, card_sets)
+def test_with_and_without_a_card_return_new_sets(a, b):
+    for card in b:
+        before = CardSet(a.mask)
+        added = a.with_card(card)
+        assert set(added) == set(a) | {card} and a == before  # the set itself never changes
+        if card in a:
+            assert set(a.without_card(card)) == set(a) - {card}
+        else:
+            with pytest.raises(KeyError):
+                a.without_card(card)
+
+
+def test_cards_are_totally_ordered_by_suit_then_rank():
+    deck = [Card(s, r) for s in Suit for r in Rank]  # notation order, ranks low to high
+    for i, x in enumerate(deck):
+        for j, y in enumerate(deck):
+            assert (x < y, x <= y, x > y, x >= y, x == y) == (i < j, i <= j, i > j, i >= j, i == j)
+    assert sorted(reversed(deck)) == deck
+    with pytest.raises(TypeError):
+        Card.parse("AS") <= 3  # noqa: B015

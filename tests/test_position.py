@@ -1,6 +1,7 @@
 """Position: parsing, validation (one test per error class), TOML round-trip, random deals."""
 
 import dataclasses
+import pickle
 import random
 
 import pytest
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ts358 import Card, CardSet, Contract, Role, VoidRule
-from ts358.position import Position, PositionError
+from ts358.position import IllegalPlay, Position, PositionError
 
 EXAMPLE = """
 contract = "hearts"     # spades | hearts | diamonds | clubs | no-trump | no-tricks
@@ -266,8 +267,12 @@ def test_play_completes_tricks_and_credits_the_winner():
     # chooser AS, third must follow (QS), dealer has no spade and must trump with 2H
     pos = pos.play("AS").play("QS")
     assert pos.legal_moves() == CardSet.parse("-.2.-.-")
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalPlay) as info:
         pos.play("3C")
+    assert info.value.card == Card.parse("3C") and info.value.position == pos
+    message = str(info.value)  # names the card, the player, the position and what is legal
+    assert "3C" in message and "dealer" in message and str(pos) in message and "2H" in message
+    assert pickle.loads(pickle.dumps(info.value)).args == info.value.args
     pos = pos.play("2H")
     assert pos.trick == () and pos.leader is Role.DEALER and pos.taken == (0, 0, 1)
     pos = pos.play("3C").play("KS").play("JS")  # nobody follows clubs or trumps: dealer wins
@@ -327,6 +332,46 @@ def test_toml_round_trip(pos):
 def test_positions_reached_by_play_are_consistent(pos):
     assert sum(pos.taken) + pos.tricks_left <= 16
     sizes = [len(h) for h in pos.hands]
-    played = {Role((pos.leader + i) % 3) for i in range(len(pos.trick))}
+    played = {Role((pos.leader + i) % 3) for i in range(len(pos.trick))}  # independent of Role.next
     assert {sizes[r] + (r in played) for r in Role} == {pos.tricks_left}
     assert pos.is_over == (pos.tricks_left == 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_notation_round_trip(pos):
+    text = str(pos)
+    assert "\n" not in text and Position.parse(text) == pos
+    assert eval(repr(pos)) == pos  # the repr is the constructor call that gives it back
+
+
+def test_notation_fields_and_defaults():
+    pos = Position.parse("no-trump kurnik AK.-.-.-/QJ.-.-.-/T9.-.-.-")
+    assert pos.contract is Contract.NO_TRUMP and pos.void is VoidRule.KURNIK
+    assert pos.leader is Role.CHOOSER and pos.trick == () and pos.taken == (0, 0, 0)
+    assert pos.hands[Role.THIRD] == CardSet.parse("QJ.-.-.-")
+    mid = Position.parse("spades house AK.-.-.-/QJ.-.-.-/9.-.-.- dealer TS 1/2/11")
+    assert mid.leader is Role.DEALER and mid.trick == (Card.parse("TS"),)
+    assert mid.to_move is Role.CHOOSER and mid.taken == (1, 2, 11)
+
+
+@pytest.mark.parametrize(
+    "text, key, words",
+    [
+        ("hearts", None, ["not position notation", "CONTRACT RULES"]),
+        ("hearts house A.-.-.-/K.-.-.-", "hands", ["three hands"]),
+        ("bridge house A.-.-.-/K.-.-.-/Q.-.-.-", "contract", ["bridge"]),
+        ("hearts strict A.-.-.-/K.-.-.-/Q.-.-.-", "rules", ["strict"]),
+        ("hearts house A.-.-.-/K.-.-.-/X.-.-.-", "hands.dealer", ["'X'"]),
+        ("hearts house A.-.-.-/K.-.-.-/Q.-.-.- north", "lead", ["north"]),
+        ("hearts house -.-.3.-/K.-.-.-/QJ.-.-.- chooser AS,2C", "trick.cards", ["2C"]),
+        ("hearts house A.-.-.-/K.-.-.-/Q.-.-.- chooser - 1/2", "taken", ["three counts"]),
+        ("hearts house A.-.-.-/K.-.-.-/Q.-.-.- chooser - 9/9/9", "taken", ["16"]),
+    ],
+)
+def test_bad_notation_names_the_field(text, key, words):
+    with pytest.raises(PositionError) as info:
+        Position.parse(text)
+    assert info.value.key == key
+    for word in words:
+        assert word in str(info.value)

@@ -6,7 +6,18 @@ A card is written rank then suit (``AS``, ``TH``, ``10H``, ``A♠``) or suit the
 spades, hearts, diamonds, clubs, ranks high to low, ``-`` for a void.
 
 Internally a card is the integer ``suit * 16 + rank`` and a card set is the bitboard of
-those integers, the layout the Cython core uses.
+those integers, the layout the Cython core uses. Cards order by that integer: by suit in
+notation order, then by rank.
+
+>>> Card.parse("10h"), Card.parse("♠A").symbol()
+(Card.parse('TH'), 'A♠')
+>>> hand = CardSet.parse("AKQ2.T98.-.J76543")
+>>> len(hand), str(hand.suit(Suit.HEARTS)), hand.highest()
+(13, '-.T98.-.-', Card.parse('JC'))
+>>> hand.without_card(Card.parse("AS")).with_card(Card.parse("5D"))
+CardSet.parse('KQ2.T98.5.J76543')
+>>> Card.parse("2S") < Card.parse("AS") < Card.parse("2H")
+True
 """
 
 from __future__ import annotations
@@ -163,8 +174,17 @@ class Card:
     def __hash__(self) -> int:
         return self._id
 
-    def __lt__(self, other: Card) -> bool:
-        return self._id < other._id
+    def __lt__(self, other: object) -> bool:
+        return self._id < other._id if isinstance(other, Card) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self._id <= other._id if isinstance(other, Card) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self._id > other._id if isinstance(other, Card) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self._id >= other._id if isinstance(other, Card) else NotImplemented
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (Card.from_id, (self._id,))
@@ -276,10 +296,12 @@ class CardSet:
     def __sub__(self, other: CardSet) -> CardSet:
         return CardSet(self._mask & ~other._mask)
 
-    def add(self, card: Card) -> CardSet:
+    def with_card(self, card: Card) -> CardSet:
+        """A new set: this one and ``card`` (a set never changes)."""
         return CardSet(self._mask | card.mask)
 
-    def remove(self, card: Card) -> CardSet:
+    def without_card(self, card: Card) -> CardSet:
+        """A new set: this one less ``card``; KeyError if ``card`` is not in it."""
         if not self._mask & card.mask:
             raise KeyError(f"{card} is not in the set")
         return CardSet(self._mask & ~card.mask)
@@ -303,6 +325,9 @@ class CardSet:
 
     def __hash__(self) -> int:
         return hash(("CardSet", self._mask))
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (CardSet, (self._mask,))
 
     def format(self, symbols: bool = False) -> str:
         """Dotted hand notation; with ``symbols`` each suit is prefixed by its symbol."""

@@ -78,4 +78,4 @@ def automatic_return(receiver_hand: CardSet, given: Card, contract: Contract) ->
     """
     if given.suit == contract.trump:
         return None
-    return (receiver_hand.suit(given.suit).add(given)).highest()
+    return receiver_hand.suit(given.suit).with_card(given).highest()

@@ -25,6 +25,23 @@ The file format (``ts358 solve FILE``)::
 Hands hold the cards a player still has; the cards already played to the trick in progress
 are listed under ``[trick]`` only, so a player who has played to it holds one card fewer
 than a player who has not. ``[taken]`` counts the tricks already won (they are not replayed).
+
+The one-line notation (:meth:`Position.parse`, ``str(position)``; like FEN in chess) has the
+same fields, separated by spaces: the contract, the rules, the three hands (chooser, third,
+dealer) joined by ``/``, who leads (the trick in progress, or the next one), the cards of
+the trick in progress joined by ``,`` (``-`` for none) and the tricks taken joined by ``/``.
+The last three may be left out (chooser leads, no trick, nothing taken)::
+
+    hearts house A.-.-.-/K.-.-.-/-.2.-.- chooser - 7/5/3
+
+>>> pos = Position.parse("hearts house A.-.-.-/K.-.-.-/-.2.-.- chooser - 7/5/3")
+>>> pos.to_move, pos.tricks_left, pos.legal_moves()
+(<Role.CHOOSER: 0>, 1, CardSet.parse('A.-.-.-'))
+>>> after = pos.play("AS").play("KS")
+>>> str(after)
+'hearts house -.-.-.-/-.-.-.-/-.2.-.- chooser AS,KS 7/5/3'
+>>> Position.parse(str(after)) == after
+True
 """
 
 from __future__ import annotations
@@ -45,7 +62,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["Position", "PositionError", "TRICKS_PER_DEAL", "HAND_SIZE"]
+__all__ = [
+    "IllegalPlay","Position", "PositionError", "TRICKS_PER_DEAL", "HAND_SIZE"]
 
 TRICKS_PER_DEAL = 16
 """Tricks in a deal (and cards in each full hand)."""
@@ -84,6 +102,26 @@ class PositionError(ValueError):
 
     def __reduce__(self) -> tuple[object, tuple[str | None, str, str | None]]:
         return (PositionError, (self.key, self.problem, self.source))
+
+
+class IllegalPlay(ValueError):
+    """A card that may not be played in a position; ``card`` and ``position`` say which."""
+
+    def __init__(self, card: Card, position: Position) -> None:
+        self.card = card
+        self.position = position
+        mover = position.to_move
+        legal = " ".join(str(c) for c in position.legal_moves().descending()) or "nothing"
+        super().__init__(
+            f"{card} is not a legal play for {mover.label} in {position} "
+            f"({mover.label} may play {legal})"
+        )
+
+    def __reduce__(self) -> tuple[object, tuple[Card, Position]]:
+        return (IllegalPlay, (self.card, self.position))
+
+
+_NOTATION = "CONTRACT RULES CHOOSER/THIRD/DEALER [LEADER [TRICK [TAKEN]]]"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,7 +222,7 @@ class Position:
     def _check_trick(self) -> None:
         for i, card in enumerate(self.trick):
             role = self.leader.next(i)
-            hand = self.hands[role].add(card)
+            hand = self.hands[role].with_card(card)
             legal = legal_cards(hand, self.trick[:i], self.contract, self.void)
             if card not in legal:
                 led = self.trick[0].suit.name.lower()
@@ -235,15 +273,16 @@ class Position:
         Completing a trick credits it to its winner, who leads the next one.
 
         Raises:
-            ValueError: ``card`` is not a legal play here.
+            IllegalPlay: ``card`` is not a legal play here (a ValueError).
+            NotationError: ``card`` is text that is not a card.
         """
         if isinstance(card, str):
             card = Card.parse(card)
         if card not in self.legal_moves():
-            raise ValueError(f"{card} is not a legal play for {self.to_move.label}")
+            raise IllegalPlay(card, self)
         mover = self.to_move
         hands = list(self.hands)
-        hands[mover] = hands[mover].remove(card)
+        hands[mover] = hands[mover].without_card(card)
         trick = (*self.trick, card)
         if len(trick) < 3:
             return dataclasses.replace(self, hands=tuple(hands), trick=trick)
@@ -403,15 +442,50 @@ class Position:
         lines += [f"{role.label:<7} = {self.taken[role]}" for role in Role]
         return "\n".join(lines) + "\n"
 
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """A position from its one-line notation (see the module docstring).
+
+        Raises:
+            PositionError: not notation, or not a valid position; its ``key`` names the
+                field at fault as in the file format (``"hands.third"``, ``"trick.cards"``).
+        """
+        fields = text.split()
+        if not 3 <= len(fields) <= 6:
+            raise PositionError(
+                None, f"not position notation: {text!r} (write {_NOTATION})"
+            )
+        contract, rules, hands = fields[:3]
+        leader = fields[3] if len(fields) > 3 else Role.CHOOSER.label
+        trick = fields[4] if len(fields) > 4 else "-"
+        taken = fields[5] if len(fields) > 5 else "0/0/0"
+        parts = hands.split("/")
+        if len(parts) != 3:
+            raise PositionError("hands", f"expected three hands joined by '/', not {hands!r}")
+        counts = taken.split("/")
+        if len(counts) != 3 or not all(c.isdigit() for c in counts):
+            raise PositionError("taken", f"expected three counts joined by '/', not {taken!r}")
+        data: dict[str, Any] = {
+            "contract": contract,
+            "rules": rules,
+            "hands": dict(zip((r.label for r in Role), parts, strict=True)),
+            "taken": {r.label: int(c) for r, c in zip(Role, counts, strict=True)},
+        }
+        if trick == "-":
+            data["lead"] = leader
+        else:
+            data["trick"] = {"leader": leader, "cards": trick.split(",")}
+        return cls._from_mapping(data)
+
     def __str__(self) -> str:
-        hands = " / ".join(f"{r.label} {self.hands[r]}" for r in Role)
-        trick = " ".join(str(c) for c in self.trick)
-        return (
-            f"{self.contract.label} ({self.void.label}), {hands}; "
-            f"{self.leader.label} leads"
-            + (f" {trick}" if trick else "")
-            + f"; taken {'/'.join(map(str, self.taken))}"
-        )
+        """The one-line notation, which :meth:`parse` reads back equal."""
+        hands = "/".join(str(h) for h in self.hands)
+        trick = ",".join(str(c) for c in self.trick) or "-"
+        taken = "/".join(map(str, self.taken))
+        return f"{self.contract} {self.void} {hands} {self.leader} {trick} {taken}"
+
+    def __repr__(self) -> str:
+        return f"Position.parse({str(self)!r})"
 
 
 # ---------------------------------------------------------------------- helpers

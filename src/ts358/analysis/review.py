@@ -114,8 +114,8 @@ def _play_hands(result: DealResult) -> list[CardSet]:
     hands = [CardSet(h) for h in result.hands]
     for step in result.exchanges:
         if step.given is not step.returned:
-            hands[step.giver] = hands[step.giver].remove(step.given).add(step.returned)
-            hands[step.receiver] = hands[step.receiver].add(step.given).remove(step.returned)
+            hands[step.giver] = hands[step.giver].without_card(step.given).with_card(step.returned)
+            hands[step.receiver] = hands[step.receiver].with_card(step.given).without_card(step.returned)
     chooser = result.chooser
     hands[chooser] = (hands[chooser] | CardSet(result.talon)) - result.discard
     return hands
@@ -144,7 +144,7 @@ def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, P
         for index, card in enumerate(trick.cards):
             seat = trick.seat_of(index)
             out.append((number, seat, position(trick.leader, trick.cards[:index])))
-            hands[seat] = hands[seat].remove(card)
+            hands[seat] = hands[seat].without_card(card)
         taken[trick.winner] += 1
     out.append((len(result.tricks) + 1, -1, position(result.tricks[-1].winner, ())))
     return out

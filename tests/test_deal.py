@@ -255,7 +255,6 @@ def test_tricks_follow_the_winner():
 
 
 def test_position_during_play():
-    pytest.importorskip("ts358.position")
     deal = fresh(seed=12, dealer=2)
     deal.apply("diamonds")
     deal.apply_answer(CardSet(sorted(deal.pending().view.options)[:4]))
@@ -272,7 +271,6 @@ def test_position_during_play():
 
 
 def test_position_only_during_play():
-    pytest.importorskip("ts358.position")
     deal = fresh(seed=12)
     with pytest.raises(ValueError):
         deal.position()

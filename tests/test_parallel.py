@@ -124,8 +124,14 @@ def test_missing_dask_is_a_one_line_hint(monkeypatch):
     assert "\n" not in message and "pip install" in message and "ts358[dask]" in message
 
 
-def test_default_workers_is_the_usable_cores():
-    assert parallel.default_workers() >= 1
+def test_default_workers_is_the_usable_cores(monkeypatch):
+    if hasattr(os, "sched_getaffinity"):
+        assert parallel.default_workers() == len(os.sched_getaffinity(0))
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)  # macOS, Windows
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    assert parallel.default_workers() == 6
+    monkeypatch.setattr(os, "cpu_count", lambda: None)  # unknown: one
+    assert parallel.default_workers() == 1
 
 
 # ---------------------------------------------------------------------- Dask
@@ -135,7 +141,7 @@ def test_default_workers_is_the_usable_cores():
 def cluster():
     # In-process (threads) cluster: starts in a fraction of a second. Only these tests need
     # Dask (the `dask` extra); the ones above run without it.
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the test extra installs Dask
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     ) as local:

@@ -232,7 +232,10 @@ def test_no_tricks_sheds_high_when_void():
 
 def test_no_tricks_leads_low():
     v = view("K4.A3.K2.-", DecisionKind.PLAY, game=Contract.NO_TRICKS, leader=1)
-    assert HeuristicPlayer().decide(v).rank <= 1
+    assert HeuristicPlayer().decide(v) is C("2D")  # the lowest card
+    # Two lowest cards of the same rank: the one from the longer suit.
+    v = view("K2.A32.K.-", DecisionKind.PLAY, game=Contract.NO_TRICKS, leader=1)
+    assert HeuristicPlayer().decide(v) is C("2H")
 
 
 def test_leads_a_winner_when_it_has_one():

@@ -84,8 +84,17 @@ def check_position(solvers, pos) -> int:
     return 4 * len(solvers)
 
 
-SMALL = Solver(tt_mb=1)
-DEFAULT = Solver()
+@pytest.fixture
+def small():
+    """A solver with a tiny table (1 MB): replacement is exercised all the time. One per test,
+    so that no test's result depends on what another left in a table."""
+    return Solver(tt_mb=1)
+
+
+@pytest.fixture
+def default():
+    """A solver with the default table."""
+    return Solver()
 
 # (tricks left, positions) per contract and void rule: 12 combinations in all.
 MIX = [(1, 25), (2, 30), (3, 35), (4, 30), (5, 7)]
@@ -93,7 +102,7 @@ MIX = [(1, 25), (2, 30), (3, 35), (4, 30), (5, 7)]
 
 @pytest.mark.parametrize("void_rule", [HOUSE, KURNIK])
 @pytest.mark.parametrize("contract", range(6))
-def test_random_positions_against_reference(contract, void_rule):
+def test_random_positions_against_reference(contract, void_rule, small, default):
     rng = random.Random(1000 * contract + void_rule)
     checks = 0
     for tricks, count in MIX:
@@ -101,7 +110,7 @@ def test_random_positions_against_reference(contract, void_rule):
             pos = random_position(
                 rng, tricks, in_progress=i % 3, contract=contract, void_rule=void_rule
             )
-            checks += check_position([SMALL, DEFAULT], pos)
+            checks += check_position([small, default], pos)
     assert checks > 0
 
 
@@ -141,7 +150,7 @@ def test_table_shared_across_contracts_and_players():
 )
 def test_hypothesis_against_reference(seed, tricks, k, contract, void_rule):
     pos = random_position(random.Random(seed), tricks, k, contract, void_rule)
-    check_position([SMALL], pos)
+    check_position([Solver(tt_mb=1)], pos)
 
 
 # ---------------------------------------------------------------- hand-worked positions
@@ -310,15 +319,15 @@ def test_keyboard_interrupt_stops_search():
 
 
 @pytest.mark.slow
-def test_soak_six_tricks():
+def test_soak_six_tricks(small, default):
     rng = random.Random(606)
     for i in range(96):
         pos = random_position(rng, 6, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2)
-        check_position([SMALL, DEFAULT], pos)
+        check_position([small, default], pos)
 
 
 @pytest.mark.slow
-def test_soak_seven_tricks_one_player():
+def test_soak_seven_tricks_one_player(small, default):
     rng = random.Random(707)
     for i in range(12):
         hands, leader, trick, contract, void_rule = random_position(
@@ -326,12 +335,12 @@ def test_soak_seven_tricks_one_player():
         )
         p = i % 3
         ref = reference_value(hands, leader, trick, contract, void_rule, p)
-        assert SMALL.value(hands, leader, trick, contract, void_rule, p) == ref
-        assert DEFAULT.value(hands, leader, trick, contract, void_rule, p) == ref
+        assert small.value(hands, leader, trick, contract, void_rule, p) == ref
+        assert default.value(hands, leader, trick, contract, void_rule, p) == ref
 
 
 @pytest.mark.slow
-def test_soak_large_positions_self_consistent():
+def test_soak_large_positions_self_consistent(small, default):
     """8-11 tricks: tiny and default tables agree, and the best per-card value is the value."""
     rng = random.Random(816)
     for i in range(60):
@@ -340,10 +349,10 @@ def test_soak_large_positions_self_consistent():
         )
         hands, leader, trick, contract, void_rule = pos
         mover = (leader + len(trick)) % 3
-        v = DEFAULT.value(*pos, mover)
+        v = default.value(*pos, mover)
         assert Solver(tt_mb=1).value(*pos, mover) == v
-        mv = DEFAULT.move_values(*pos)
+        mv = default.move_values(*pos)
         vals = [x for _, x in mv]
         assert (min(vals) if contract == NO_TRICKS else max(vals)) == v
         for p in range(3):
-            assert SMALL.value(*pos, p) == DEFAULT.value(*pos, p)
+            assert small.value(*pos, p) == default.value(*pos, p)

@@ -26,7 +26,6 @@ import resource
 import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
-
 from ts358.analysis.game_stats import run_game_stats
 from ts358.batch.arena import run_arena
 from ts358.rules import Contract

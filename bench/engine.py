@@ -11,10 +11,10 @@ through a fresh seat view, legality checked). Writes bench/results/engine-<date>
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
-
 from ts358 import Contract, Rules, VoidRule, _core358
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, RandomPlayer
@@ -37,9 +37,8 @@ def core_rates(deals: int, repeat: int) -> dict[str, float]:
     rates = {}
     for contract in (Contract.HEARTS, Contract.NO_TRUMP):
         for void in VoidRule:
-            rate = best_rate(
-                lambda: _core358.random_deals(deals, 1, int(contract), int(void)), deals, repeat
-            )
+            run = functools.partial(_core358.random_deals, deals, 1, int(contract), int(void))
+            rate = best_rate(run, deals, repeat)
             rates[f"{contract.label}/{void.label}"] = round(rate)
     return rates
 

@@ -33,7 +33,6 @@ import time
 from typing import Any
 
 import common
-
 from ts358 import _core358
 from ts358.cards import DECK, CardSet
 from ts358.position import Position
@@ -451,7 +450,7 @@ def compare(path_a: str, path_b: str) -> int:
     )
     print(head)
     print("-" * len(head))
-    sets = list(dict.fromkeys(ra["set"] for ra, _ in pairs)) + ["overall"]
+    sets = [*list(dict.fromkeys(ra["set"] for ra, _ in pairs)), "overall"]
     for name in sets:
         sub = [(ra, rb) for ra, rb in pairs if name in ("overall", ra["set"])]
         ratios = [ra["ms"] / rb["ms"] for ra, rb in sub if rb["ms"] > 0]

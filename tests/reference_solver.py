@@ -21,7 +21,7 @@ Semantics (the same as ``Solver``):
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 NO_TRUMP = 4
 NO_TRICKS = 5
@@ -142,7 +142,7 @@ def reference_move_values(
     for card in _legal(lists[mover], tr, contract, void_rule):
         rest = [list(h) for h in lists]
         rest[mover].remove(card)
-        t2 = tr + [card]
+        t2 = [*tr, card]
         if len(t2) == 3:
             win_seat = (leader + _winner(t2, contract)) % 3
             gain = 1 if win_seat == mover else 0

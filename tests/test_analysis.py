@@ -4,9 +4,9 @@ card reviews checked against the plain-Python reference solver on the last trick
 from __future__ import annotations
 
 import pytest
-from reference_solver import reference_move_values, reference_value
 
-from ts358.analysis.review import DealReview, PlayReview, TrickValues, review_deal, play_positions
+from reference_solver import reference_move_values, reference_value
+from ts358.analysis.review import DealReview, PlayReview, TrickValues, play_positions, review_deal
 from ts358.cards import CardSet
 from ts358.match import Match
 from ts358.players import make_player
@@ -37,7 +37,7 @@ def test_positions_follow_the_play(seed):
             all_cards = all_cards | h
         assert len(all_cards) == 48 and not (all_cards & result.discard)
         # Each position's player to move is the seat that played the next card.
-        for (n, s, pos), (trick_n, index) in zip(
+        for (_n, s, pos), (trick_n, index) in zip(
             positions, [(t, i) for t in range(16) for i in range(3)]
         ):
             trick = result.tricks[trick_n]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ts358.session import texts as i18n
 from ts358.cards import NotationError
-from ts358.session.texts import MESSAGES, detect_language, game_name, parse_game, t
 from ts358.rules import Contract
+from ts358.session import texts as i18n
+from ts358.session.texts import MESSAGES, detect_language, game_name, parse_game, t
 
 SRC = Path(i18n.__file__).resolve().parents[1]  # the package
 

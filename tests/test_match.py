@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ts358 import Card, CardSet, Contract, Rules
+from ts358 import CardSet, Contract, Rules
 from ts358.cards import DECK
 from ts358.deal import IllegalDecision
 from ts358.match import Match, standings

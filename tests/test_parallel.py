@@ -142,6 +142,7 @@ def cluster():
     # In-process (threads) cluster: starts in a fraction of a second. Only these tests need
     # Dask (the `dask` extra); the ones above run without it.
     import distributed  # the test extra installs Dask
+
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     ) as local:

@@ -12,15 +12,15 @@ import io
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli
 
+from cli_runner import run_cli
 from ts358.cards import CardSet
 from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
-from ts358.session.saves import read_save
 from ts358.session.history import load_entries
+from ts358.session.saves import read_save
 from ts358.view import DecisionKind
 
 
@@ -79,7 +79,7 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     bad_card = illegal_card(steps[bad_at][1])
     quit_at = plays[20]  # in the middle of the second deal or late in the first
     lines = []
-    for i, (kind, view, answer) in enumerate(steps[:quit_at]):
+    for i, (_kind, _view, answer) in enumerate(steps[:quit_at]):
         if i == plays[0]:
             lines += ["zz9", "hint", "score", "last", "help"]
         if i == bad_at:
@@ -237,7 +237,8 @@ def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
 
 
 def test_real_hint_late_in_a_deal():
-    sampling = pytest.importorskip("ts358.players.sampling")
+    from ts358.players import sampling
+
     steps, _ = human_script(5)
     view = next(
         v
@@ -264,14 +265,17 @@ def test_exchange_as_giver_shows_each_card_that_comes_back():
     for deal in expected.results:
         for step in deal.exchanges:
             if step.giver == 0 and deal.number <= 2:
-                line = f"You gave {step.given.symbol()} to {names[step.receiver]} and got back {step.returned.symbol()}."
+                line = (
+                    f"You gave {step.given.symbol()} to {names[step.receiver]} "
+                    f"and got back {step.returned.symbol()}."
+                )
                 assert line in result.stdout
 
 
 def test_minus_player_chooses_the_return_for_a_trump():
     found = None
     for seed in range(200):
-        steps, expected = human_script(seed, level="easy")
+        steps, _expected = human_script(seed, level="easy")
         at = next((i for i, (k, _, _) in enumerate(steps) if k is DecisionKind.RETURN), None)
         if at is not None:
             found = seed, steps, at
@@ -329,9 +333,9 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
 
 
 def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
+    from ts358.players import Effort, SamplingPlayer
     from ts358.session import play as play_cli
     from ts358.session.human import HintUnavailable
-    from ts358.players import Effort, SamplingPlayer
 
     monkeypatch.setitem(
         play_cli._STRONG, 0, SamplingPlayer(0, effort=Effort(node_budget=1), tt_mb=1)

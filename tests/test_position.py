@@ -228,11 +228,11 @@ def test_trick_of_three_cards_is_refused():
 
 def test_void_rule_decides_whether_a_discard_was_legal():
     # hearts are trump; third led JS and the dealer, void in spades but holding 2H, threw 3C
-    parts = dict(
-        contract='contract = "hearts"',
-        hands='[hands]\nchooser = "K2.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.-"',
-        trick='[trick]\nleader = "third"\ncards = ["JS", "3C"]',
-    )
+    parts = {
+        "contract": 'contract = "hearts"',
+        "hands": '[hands]\nchooser = "K2.-.-.-"\nthird = "Q.-.-.-"\ndealer = "-.2.-.-"',
+        "trick": '[trick]\nleader = "third"\ncards = ["JS", "3C"]',
+    }
     assert_names(error_of(toml(**parts)), "trick.cards", "3C", "dealer")
     pos = Position.from_toml(toml(rules='rules = "kurnik"', **parts))
     assert pos.to_move is Role.CHOOSER

@@ -30,8 +30,8 @@ def test_readme_test_command_is_what_ci_runs():
 
 
 def test_readme_position_example_is_a_valid_position():
-    from ts358.position import Position
     from ts358.analysis.solve import solve
+    from ts358.position import Position
 
     text = re.search(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S).group(1)
     position = Position.from_toml(text, source="README.md")

@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 from ts358 import Rules
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, RandomPlayer
-from ts358.record import FORMAT, RecordError, format_record, load_record, match_record, replay, write_record
+from ts358.record import (
+    FORMAT,
+    RecordError,
+    format_record,
+    load_record,
+    match_record,
+    replay,
+    write_record,
+)
 
 
 def played(seed=7, length=6, rules=None, heuristic=True):

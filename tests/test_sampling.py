@@ -90,7 +90,7 @@ def test_shown_void_is_respected():
     # Find a view in which some other seat has shown a void, and check no sample breaks it.
     players = [RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)]
     found = 0
-    for deal, view in walk(Rules(length=3), 11, players):
+    for _deal, view in walk(Rules(length=3), 11, players):
         if view.kind is not DecisionKind.PLAY:
             continue
         for trick in view.tricks:

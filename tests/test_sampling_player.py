@@ -125,7 +125,7 @@ def test_play_scores_average_exact_values_over_the_sampled_layouts(seed):
     scores = player.play_scores(view)
     assert set(scores) == set(view.options)
     worlds = player._worlds(view, LIGHT.play_late)
-    expected = {c: 0.0 for c in view.options}
+    expected = dict.fromkeys(view.options, 0.0)
     role = view.role
     for world in worlds:
         hands = role_hands(view, world)

@@ -12,7 +12,15 @@ from ts358.match import Match
 from ts358.players import make_player
 from ts358.record import format_record, match_record
 from ts358.rules import Rules
-from ts358.session.saves import FORMAT, SavedMatch, SaveError, from_json, read_save, to_json, write_save
+from ts358.session.saves import (
+    FORMAT,
+    SavedMatch,
+    SaveError,
+    from_json,
+    read_save,
+    to_json,
+    write_save,
+)
 
 
 def played(seed, decisions, length=3, rules=None):

@@ -8,20 +8,20 @@ test the table keys, with a tiny table (1 MB) and the default one.
 
 from __future__ import annotations
 
+import _thread
 import os
 import random
 import sys
 import threading
-import _thread
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.dirname(__file__))
-from reference_solver import _legal, reference_move_values, reference_value  # noqa: E402
-
-from ts358 import _core358  # noqa: E402
+from reference_solver import _legal, reference_move_values, reference_value
+from ts358 import _core358
 
 Solver = _core358.Solver
 
@@ -95,6 +95,7 @@ def small():
 def default():
     """A solver with the default table."""
     return Solver()
+
 
 # (tricks left, positions) per contract and void rule: 12 combinations in all.
 MIX = [(1, 25), (2, 30), (3, 35), (4, 30), (5, 7)]
@@ -347,7 +348,7 @@ def test_soak_large_positions_self_consistent(small, default):
         pos = random_position(
             rng, rng.randint(8, 11), in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2
         )
-        hands, leader, trick, contract, void_rule = pos
+        _hands, leader, trick, contract, _void_rule = pos
         mover = (leader + len(trick)) % 3
         v = default.value(*pos, mover)
         assert Solver(tt_mb=1).value(*pos, mover) == v

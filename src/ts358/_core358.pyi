@@ -3,6 +3,8 @@
 # 0 house, 1 kurnik.
 from collections.abc import Sequence
 
+from typing_extensions import disjoint_base
+
 def legal_moves(hand: int, trick: Sequence[int], contract: int, void_rule: int = 0) -> int: ...
 def trick_winner(cards: Sequence[int], contract: int) -> int: ...
 def random_playout(
@@ -12,6 +14,7 @@ def random_deals(n: int, seed: int, contract: int, void_rule: int = 0) -> tuple[
 
 # ---- solver (src/_solver.pxi)
 
+@disjoint_base
 class Solver:
     """Double-dummy solver: one player against the other two; the table is kept between calls."""
 

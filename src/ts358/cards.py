@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator
 
-__all__ = ["Suit", "Rank", "Card", "CardSet", "NotationError", "DECK"]
+__all__ = ["DECK", "Card", "CardSet", "NotationError", "Rank", "Suit"]
 
 
 class NotationError(ValueError):

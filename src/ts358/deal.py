@@ -393,9 +393,7 @@ class Deal(Seating):
             raise IllegalDecision("the deal is over: no decision is due")
         seat, due_kind = due
         if due_kind is not kind:
-            raise IllegalDecision(
-                f"seat {seat} is to {_WHAT[due_kind]} now, not to {_WHAT[kind]}"
-            )
+            raise IllegalDecision(f"seat {seat} is to {_WHAT[due_kind]} now, not to {_WHAT[kind]}")
         return seat
 
     def _applied(

@@ -12,7 +12,7 @@ import dataclasses
 from ts358.cards import Card, CardSet
 from ts358.rules import Contract, Role, Rules
 
-__all__ = ["Transfer", "ExchangeStep", "plan_exchange", "automatic_return", "giveable"]
+__all__ = ["ExchangeStep", "Transfer", "automatic_return", "giveable", "plan_exchange"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

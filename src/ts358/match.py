@@ -31,7 +31,7 @@ from ts358.rules import Contract, Rules
 if TYPE_CHECKING:
     from ts358.players.base import Player
 
-__all__ = ["Match", "MatchSnapshot", "standings", "DEFAULT_NAMES"]
+__all__ = ["DEFAULT_NAMES", "Match", "MatchSnapshot", "standings"]
 
 DEFAULT_NAMES = ("North", "East", "West")
 

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from ts358.cards import DECK, Card, CardSet, NotationError
-from ts358.rules import Contract, Role, VoidRule
+from ts358.rules import HAND_SIZE, TRICKS_PER_DEAL, Contract, Role, VoidRule
 from ts358.tricks import legal_cards, trick_winner
 
 if sys.version_info >= (3, 11):
@@ -62,14 +62,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = [
-    "IllegalPlay","Position", "PositionError", "TRICKS_PER_DEAL", "HAND_SIZE"]
+__all__ = ["IllegalPlay", "Position", "PositionError"]
 
-TRICKS_PER_DEAL = 16
-"""Tricks in a deal (and cards in each full hand)."""
-
-HAND_SIZE = 16
-"""Cards dealt to each player."""
 
 _ROLE_KEYS = ", ".join(r.label for r in Role)
 
@@ -281,16 +275,15 @@ class Position:
         if card not in self.legal_moves():
             raise IllegalPlay(card, self)
         mover = self.to_move
-        hands = list(self.hands)
-        hands[mover] = hands[mover].without_card(card)
+        h = [hand.without_card(card) if r is mover else hand for r, hand in zip(Role, self.hands)]
+        hands = (h[0], h[1], h[2])
         trick = (*self.trick, card)
         if len(trick) < 3:
-            return dataclasses.replace(self, hands=tuple(hands), trick=trick)
+            return dataclasses.replace(self, hands=hands, trick=trick)
         winner = self.leader.next(trick_winner(trick, self.contract))
-        taken = list(self.taken)
-        taken[winner] += 1
+        t = [n + (r is winner) for r, n in zip(Role, self.taken)]
         return dataclasses.replace(
-            self, hands=tuple(hands), trick=(), leader=winner, taken=tuple(taken)
+            self, hands=hands, trick=(), leader=winner, taken=(t[0], t[1], t[2])
         )
 
     # ------------------------------------------------------------------ constructors
@@ -452,9 +445,7 @@ class Position:
         """
         fields = text.split()
         if not 3 <= len(fields) <= 6:
-            raise PositionError(
-                None, f"not position notation: {text!r} (write {_NOTATION})"
-            )
+            raise PositionError(None, f"not position notation: {text!r} (write {_NOTATION})")
         contract, rules, hands = fields[:3]
         leader = fields[3] if len(fields) > 3 else Role.CHOOSER.label
         trick = fields[4] if len(fields) > 4 else "-"

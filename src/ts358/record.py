@@ -25,11 +25,11 @@ from ts358.view import DecisionKind
 __all__ = [
     "FORMAT",
     "RecordError",
-    "match_record",
     "format_record",
-    "write_record",
     "load_record",
+    "match_record",
     "replay",
+    "write_record",
 ]
 
 FORMAT = "ts358-match/1"

@@ -46,7 +46,7 @@ def check_match_length(length: object) -> int:
     if isinstance(length, bool) or length not in MATCH_LENGTHS:
         allowed = ", ".join(map(str, MATCH_LENGTHS[:-1])) + f" or {MATCH_LENGTHS[-1]}"
         raise ValueError(f"a match has {allowed} deals, not {length!r}")
-    return length  # type: ignore[return-value]
+    return length
 
 
 _L = TypeVar("_L", bound="_Labelled")
@@ -197,8 +197,8 @@ class Rules:
     length: int = 6
 
     def __post_init__(self) -> None:
-        if not isinstance(self.void, VoidRule):
-            object.__setattr__(self, "void", VoidRule.parse(str(self.void)))
+        if not isinstance(self.void, VoidRule):  # a label, e.g. from a file
+            object.__setattr__(self, "void", VoidRule.parse(str(self.void)))  # type: ignore[unreachable]
         check_match_length(self.length)
 
     @property

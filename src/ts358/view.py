@@ -16,7 +16,7 @@ from ts358.cards import Card, CardSet
 from ts358.exchange import ExchangeStep
 from ts358.rules import Contract, Role, Rules, Seating
 
-__all__ = ["DecisionKind", "Trick", "SeatView"]
+__all__ = ["DecisionKind", "SeatView", "Trick"]
 
 
 class DecisionKind(enum.Enum):

@@ -61,12 +61,12 @@ from ts358.seeds import derived_rng
 
 __all__ = [
     "DEFAULT_CANDIDATES",
-    "discard_candidates",
     "deal_stats",
+    "discard_candidates",
+    "discard_method",
+    "longest_first_six",
     "run_game_stats",
     "summarize_game_stats",
-    "longest_first_six",
-    "discard_method",
 ]
 
 DEFAULT_CANDIDATES = 3

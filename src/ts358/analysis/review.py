@@ -28,7 +28,7 @@ from ts358.deal import DealResult
 from ts358.position import Position
 from ts358.rules import Contract, Role, VoidRule
 
-__all__ = ["TrickValues", "PlayReview", "DealReview", "play_positions", "review_deal"]
+__all__ = ["DealReview", "PlayReview", "TrickValues", "play_positions", "review_deal"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,8 +114,9 @@ def _play_hands(result: DealResult) -> list[CardSet]:
     hands = [CardSet(h) for h in result.hands]
     for step in result.exchanges:
         if step.given is not step.returned:
-            hands[step.giver] = hands[step.giver].without_card(step.given).with_card(step.returned)
-            hands[step.receiver] = hands[step.receiver].with_card(step.given).without_card(step.returned)
+            giver, receiver = hands[step.giver], hands[step.receiver]
+            hands[step.giver] = giver.without_card(step.given).with_card(step.returned)
+            hands[step.receiver] = receiver.with_card(step.given).without_card(step.returned)
     chooser = result.chooser
     hands[chooser] = (hands[chooser] | CardSet(result.talon)) - result.discard
     return hands
@@ -176,7 +177,7 @@ def review_deal(
     seat_role = [result.role_of(s) for s in range(3)]
     # One position per trick start: the leader's, and the end.
     by_trick: dict[int, Position] = {}
-    for number, seat, pos in positions:
+    for number, _, pos in positions:
         if number not in by_trick and not pos.trick and number >= from_trick:
             by_trick[number] = pos
     plays = [(n, seat, p) for n, seat, p in positions if seat in review and n >= from_trick]

@@ -40,7 +40,7 @@ from ts358.cards import Card, CardSet
 from ts358.position import Position
 from ts358.rules import Contract, Role
 
-__all__ = ["MoveValue", "PlayerValue", "SolveResult", "solve", "new_solver"]
+__all__ = ["MoveValue", "PlayerValue", "SolveResult", "new_solver", "solve"]
 
 
 @dataclasses.dataclass(frozen=True)

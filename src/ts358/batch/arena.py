@@ -48,16 +48,16 @@ from ts358.rules import Contract, Rules
 from ts358.seeds import derived_rng, derived_seed
 
 __all__ = [
+    "ArenaError",
     "Board",
     "BoardOutcome",
     "TimeHistogram",
     "make_board",
-    "seat_permutations",
     "play_board",
     "run_arena",
+    "seat_permutations",
     "summarize_arena",
     "t_quantile",
-    "ArenaError",
 ]
 
 MATCH_LENGTH = 6
@@ -195,7 +195,8 @@ def play_board(
     clock = time.perf_counter
     for p, perm in enumerate(seat_permutations(configs)):
         players = [
-            factory(perm[s], derived_seed("arena-player", seed, board.index, p, s)) for s in range(3)
+            factory(perm[s], derived_seed("arena-player", seed, board.index, p, s))
+            for s in range(3)
         ]
         deal = board.deal()
         while True:
@@ -274,13 +275,13 @@ def summarize_arena(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) ->
     names = labels(configs)
     outcomes = sorted(outcomes, key=lambda o: o.index)
     per_board: dict[str, list[float]] = {n: [] for n in names}
-    wins = {n: 0.0 for n in names}
-    seat_deals = {n: 0 for n in names}
+    wins = dict.fromkeys(names, 0.0)
+    seat_deals = dict.fromkeys(names, 0)
     times = {n: TimeHistogram() for n in names}
     digest = hashlib.sha256()
     for outcome in outcomes:
-        sums = {n: 0.0 for n in names}
-        counts = {n: 0 for n in names}
+        sums = dict.fromkeys(names, 0.0)
+        counts = dict.fromkeys(names, 0)
         for perm, scores in zip(perms, outcome.scores):
             digest.update(f"{outcome.index}:{scores};".encode())
             top = max(scores)
@@ -350,7 +351,7 @@ def run_arena(
         raise ValueError("the arena needs three player configurations")
     slots = task_slots(workers, scheduler)
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)
-    chunks = [ArenaChunk(seed, configs, r.start, r.stop) for r in ranges]  # type: ignore[arg-type]
+    chunks = [ArenaChunk(seed, configs, r.start, r.stop) for r in ranges]
 
     def done(index: int, result: list[BoardOutcome]) -> None:
         if on_boards is not None:

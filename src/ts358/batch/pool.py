@@ -37,14 +37,14 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 __all__ = [
-    "ParallelError",
     "MissingExtra",
+    "ParallelError",
     "SchedulerUnreachable",
     "WorkerLost",
-    "default_workers",
     "chunk_ranges",
-    "run_chunks",
     "cluster_workers",
+    "default_workers",
+    "run_chunks",
     "task_slots",
 ]
 
@@ -73,7 +73,7 @@ class WorkerLost(ParallelError):
 def default_workers() -> int:
     """The cores this process may use."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+        return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
 
@@ -111,7 +111,7 @@ def cluster_workers(scheduler: str) -> int:
     """How many task slots (worker threads) the cluster at ``scheduler`` has now."""
     client = _connect(scheduler)
     try:
-        return max(1, sum(client.nthreads().values()))
+        return max(1, int(sum(client.nthreads().values())))
     finally:
         client.close()
 

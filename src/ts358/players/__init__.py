@@ -8,9 +8,9 @@ from ts358.players.random import RandomPlayer
 from ts358.players.sampling import Effort, SamplingPlayer
 
 __all__ = [
+    "LEVELS",
     "Effort",
     "HeuristicPlayer",
-    "LEVELS",
     "Player",
     "RandomPlayer",
     "SamplingPlayer",

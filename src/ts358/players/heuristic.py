@@ -109,7 +109,8 @@ class HeuristicPlayer(Player):
         trick = list(view.trick)
         n = len(trick)
         wins = [c for c in options if trick_winner([*trick, c], view.game) == n]
-        return sorted(wins, key=lambda c: (c.suit == view.game.trump, c.rank))
+        trump = view.game.trump
+        return sorted(wins, key=lambda c: (c.suit == trump, c.rank))
 
     @staticmethod
     def _unseen(view: SeatView) -> CardSet:

@@ -23,7 +23,7 @@ from ts358.cards import DECK_MASK, CardSet
 from ts358.rules import Role, VoidRule
 from ts358.view import DecisionKind, SeatView
 
-__all__ = ["World", "Constraints", "constraints_of", "sample_worlds", "SamplingError"]
+__all__ = ["Constraints", "SamplingError", "World", "constraints_of", "sample_worlds"]
 
 # Where a hidden card can be: the hand of a seat (0-2), or the pile of cards out of play that
 # the seat does not see (the chooser's discard; before the choice, the talon).

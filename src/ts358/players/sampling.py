@@ -32,17 +32,19 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from ts358 import _core358
-from ts358.cards import Card, CardSet
+from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands, sample_worlds
 from ts358.rules import Contract, Role
 from ts358.view import DecisionKind, SeatView
+
+_O = TypeVar("_O")  # an option compared by _best_by_average
 
 __all__ = ["SamplingPlayer"]
 
@@ -161,8 +163,13 @@ class SamplingPlayer(Player):
         return deal.result().scores[view.chooser]
 
     def _best_by_average(
-        self, view: SeatView, count: int, options: list[Any], hands_of: Any, rollout_of: Any
-    ) -> Any:
+        self,
+        view: SeatView,
+        count: int,
+        options: list[_O],
+        hands_of: Callable[[World], list[tuple[CardSet, Contract]]],
+        rollout_of: Callable[[World], list[int]],
+    ) -> _O:
         """The option with the best chooser score summed over the sampled layouts.
 
         ``hands_of(world)`` lists (hand after the discard, game) per option, solved exactly
@@ -299,7 +306,7 @@ class SamplingPlayer(Player):
                 candidates.append(candidate)
 
         add([])
-        for suit in sorted(range(4), key=lambda s: len(hand.suit(s))):
+        for suit in sorted(Suit, key=lambda s: len(hand.suit(s))):
             cards = list(hand.suit(suit))
             if suit != game.trump and 0 < len(cards) <= 4:
                 add(cards)

@@ -23,16 +23,16 @@ from typing import Any
 
 __all__ = [
     "HOME_ENV",
+    "HistorySummary",
+    "MatchEntry",
     "data_dir",
+    "entry_from_match",
+    "leaderboard",
+    "load_entries",
+    "record_match",
     "saves_dir",
     "stats_path",
-    "MatchEntry",
-    "entry_from_match",
-    "record_match",
-    "load_entries",
-    "HistorySummary",
     "summarize_history",
-    "leaderboard",
 ]
 
 HOME_ENV = "TS358_HOME"

@@ -35,7 +35,7 @@ from ts358.session.table import (
 from ts358.session.texts import game_name, games_text, parse_game, t
 from ts358.view import DecisionKind, SeatView
 
-__all__ = ["InputSource", "LineInput", "QuitRequested", "HintUnavailable", "HumanPlayer"]
+__all__ = ["HintUnavailable", "HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
 
 COMMANDS = ("hint", "last", "score", "help", "quit")
 _STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}

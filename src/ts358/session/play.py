@@ -214,9 +214,7 @@ def _analysis(
         if err.is_terminal:
             err.print(f"  {done}/{total}", end="\r", highlight=False)
 
-    analysis = review_deal(
-        result, match.rules.void, (human,), deadline=deadline, progress=progress
-    )
+    analysis = review_deal(result, match.rules.void, (human,), deadline=deadline, progress=progress)
     console.print()
     console.print(render_review(analysis, names, human, style))
 

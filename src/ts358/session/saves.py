@@ -23,6 +23,7 @@ Example file::
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as _dt
 import json
@@ -39,11 +40,11 @@ __all__ = [
     "FORMAT",
     "SaveError",
     "SavedMatch",
-    "to_json",
     "from_json",
-    "write_save",
-    "read_save",
     "new_id",
+    "read_save",
+    "to_json",
+    "write_save",
 ]
 
 FORMAT = "ts358-save/1"
@@ -161,10 +162,8 @@ def write_save(path: str | Path, saved: SavedMatch) -> Path:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     return path
 

@@ -23,18 +23,18 @@ from ts358.rules import Contract, Role
 __all__ = [
     "LANGUAGES",
     "MESSAGES",
-    "t",
-    "set_language",
-    "get_language",
-    "detect_language",
-    "game_name",
-    "role_name",
-    "parse_game",
     "can_encode_symbols",
     "card_text",
-    "suit_text",
+    "detect_language",
+    "game_name",
     "game_short",
     "games_text",
+    "get_language",
+    "parse_game",
+    "role_name",
+    "set_language",
+    "suit_text",
+    "t",
 ]
 
 LANGUAGES = ("en", "pl", "cs")
@@ -548,7 +548,7 @@ def _fold(text: str) -> str:
 
 
 _GAME_WORDS: dict[str, Contract] = {}
-for _lang, _table in MESSAGES.items():
+for _table in MESSAGES.values():
     for _game in Contract:
         _GAME_WORDS[_fold(_table[f"game.{_game.label}"])] = _game
 _GAME_WORDS.update(

@@ -26,7 +26,7 @@ import dataclasses
 import enum
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ts358.cards import DECK, Card, CardSet
 from ts358.exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
@@ -40,6 +40,7 @@ __all__ = [
     "Answer",
     "Applied",
     "Deal",
+    "Decider",
     "DealResult",
     "DealSetup",
     "IllegalDecision",
@@ -113,6 +114,13 @@ class DealResult(Seating):
     tricks: tuple[Trick, ...]
     taken: tuple[int, int, int]
     scores: tuple[int, int, int]
+
+
+class Decider(Protocol):
+    """Anything that answers a seat's decisions from its view, as
+    :class:`~ts358.players.base.Player` does (:meth:`Match.run <ts358.match.Match.run>`)."""
+
+    def decide(self, view: SeatView) -> Answer: ...
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ts358.cards import Card, CardSet
 from ts358.deal import (
@@ -21,6 +20,7 @@ from ts358.deal import (
     Answer,
     Applied,
     Deal,
+    Decider,
     DealResult,
     DealSetup,
     IllegalDecision,
@@ -28,8 +28,6 @@ from ts358.deal import (
 )
 from ts358.rules import Contract, Rules
 
-if TYPE_CHECKING:
-    from ts358.players.base import Player
 
 __all__ = ["DEFAULT_NAMES", "Match", "MatchSnapshot", "standings"]
 
@@ -163,7 +161,7 @@ class Match:
         """:meth:`Deal.play` in the deal in progress."""
         return self._after(self._deal().play(card))
 
-    def run(self, players: Sequence[Player]) -> tuple[int, int, int]:
+    def run(self, players: Sequence[Decider]) -> tuple[int, int, int]:
         """Play to the end, asking ``players[seat]`` for each decision; return the totals."""
         if len(players) != 3:
             raise ValueError("three players are needed")

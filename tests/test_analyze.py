@@ -524,20 +524,31 @@ def test_cli_summary(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "args,message",
+    "args,parts",
     [
-        (["--games", "hearts,bridge"], "--games: not a game"),
-        (["--candidates", "0"], "--candidates must be at least 1"),
-        (["--deals", "-1"], "--deals must be at least 1"),
-        (["--max-nodes", "-1"], "--max-nodes must be at least 0"),
-        (["--rules", "street"], "--rules must be house or kurnik"),
-        (["--summary", "/nonexistent/x.jsonl"], "can't read"),
+        (["--games", "hearts,bridge"], ("'--games'", "not a game: 'bridge'")),
+        (["--candidates", "0"], ("'--candidates'", "at least 1, not 0")),
+        (["--deals", "-1"], ("'--deals'", "at least 1, not -1")),
+        (["--deals", "ten"], ("'--deals'", "not a whole number: 'ten'")),
+        (["--first", "-1"], ("'--first'", "at least 0, not -1")),
+        (["--max-nodes", "-1"], ("'--max-nodes'", "at least 0, not -1")),
+        # more than the core's 64-bit counter takes (an OverflowError before)
+        (["--max-nodes", str(2**64)], ("'--max-nodes'", f"not {2**64}")),
+        (["--rules", "street"], ("'--rules'", "not a rule set: 'street'")),
+        (["--workers", "0"], ("'--workers'", "at least 1, not 0")),
+        (
+            ["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"],
+            ("--workers is for local runs",),
+        ),
+        (["--summary", "/nonexistent/x.jsonl"], ("can't read", "/nonexistent/x.jsonl")),
     ],
 )
-def test_cli_errors_are_one_line(args, message):
+def test_cli_errors_are_one_line(args, parts):
     result = invoke("analyze", *args)
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("ts358: error: ")
+    for part in parts:
+        assert part in result.stderr, result.stderr
 
 
 def test_cli_summary_of_a_bad_file(tmp_path):

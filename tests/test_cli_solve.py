@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cli_runner import read_until_closed, run_cli
 from reference_solver import reference_move_values, reference_value
-
 from ts358 import Card, Contract, Role
 from ts358.position import Position
 
@@ -70,7 +70,8 @@ def files(tmp_path, monkeypatch):
 
 
 def expected(text):
-    """Values computed with the reference solver: ({role: (tricks, score)}, [(card, tricks, score)])."""
+    """Values computed with the reference solver:
+    ({role: (tricks, score)}, [(card, tricks, score)])."""
     pos = Position.from_toml(text)
     args = (
         tuple(h.mask for h in pos.hands),
@@ -253,12 +254,44 @@ def test_bad_file_is_one_line_naming_file_and_key(runner, files, name):
     one_error_line(result, f"ts358: error: <stdin>: {key}")
 
 
-def test_missing_file_and_bad_options(runner, files):
+def test_missing_file(runner, files):
     one_error_line(runner.invoke(["solve", "nowhere.toml"]), "nowhere.toml", "cannot read")
-    one_error_line(runner.invoke(["solve", "-p", "north", "small.toml"]), "--player", "north")
-    one_error_line(runner.invoke(["solve", "--tt-mb", "0", "small.toml"]), "--tt-mb")
-    one_error_line(runner.invoke(["deal", "--seed", "1", "--contract", "bridge"]), "--contract")
-    one_error_line(runner.invoke(["deal", "--seed", "1", "--rules", "x"]), "--rules")
+
+
+@pytest.mark.parametrize(
+    "args, parts",
+    [
+        (["solve", "-p", "north", "small.toml"], ("'--player'", "not a role: 'north'")),
+        (["solve", "--tt-mb", "0", "small.toml"], ("'--tt-mb'", "at least 1, not 0")),
+        # Tables the machine can't allocate (a MemoryError) or the core can't size (an
+        # OverflowError): refused before any file is read.
+        (["solve", "--tt-mb", "100000", "small.toml"], ("'--tt-mb'", "at most 65536, not 100000")),
+        (["solve", "--tt-mb", "2147483648", "x.toml"], ("'--tt-mb'", "not 2147483648")),
+        (["solve", "--tt-mb", "lots", "small.toml"], ("'--tt-mb'", "not a whole number: 'lots'")),
+        (["solve", "--tt-mb", "1.5", "small.toml"], ("'--tt-mb'", "'1.5'")),
+        (["solve"], ("Missing argument 'FILE",)),
+        (["deal", "--seed", "1", "--contract", "bridge"], ("'--contract'", "not a game: 'bridge'")),
+        (["deal", "--seed", "1", "-c", ""], ("'--contract'", "not a game: ''")),
+        (["deal", "--seed", "1", "--rules", "x"], ("'--rules'", "not a rule set: 'x'")),
+        (["deal", "--seed", "-1"], ("'--seed'", "at least 0, not -1")),
+        (["deal", "--seed", "one"], ("'--seed'", "not a whole number: 'one'")),
+        (["deal"], ("Missing option '--seed'",)),
+    ],
+)
+def test_bad_options_are_one_line_naming_option_and_value(runner, files, args, parts):
+    line = one_error_line(runner.invoke(args), *parts)
+    if "Missing" not in line:
+        assert line.startswith("ts358: error: Invalid value for ")
+
+
+def test_a_table_too_large_for_the_memory_is_one_line(runner, files, monkeypatch):
+    def no_memory(tt_mb):
+        raise MemoryError("cannot allocate the transposition table")
+
+    monkeypatch.setattr("ts358.cli.solve.new_solver", no_memory)
+    result = runner.invoke(["solve", "--tt-mb", "65536", "small.toml"])
+    one_error_line(result, "65536 MB", "--tt-mb")
+    assert result.stdout == ""
 
 
 def test_ctrl_c_exits_130(runner, files, monkeypatch):

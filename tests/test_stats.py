@@ -3,11 +3,12 @@ numbers (worked out by hand here), and ``ts358 stats`` in three languages."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
-from cli_runner import run_cli
 
+from cli_runner import run_cli
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
@@ -82,6 +83,24 @@ def test_entry_from_a_finished_match():
     assert MatchEntry.from_json(json.loads(json.dumps(e.to_json()))) == e
 
 
+def test_render_history_draws_the_tables_in_the_current_language():
+    from rich.console import Console
+
+    from ts358.session import texts
+    from ts358.session.table import render_history
+
+    def text(entries, size=10):
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(render_history(entries, size))
+        return console.export_text()
+
+    texts.set_language("en")
+    assert "No finished matches yet" in text([])
+    shown = text([entry("a", 5, 1, chosen=[("clubs", 2)]), entry("b", 3, 1), entry("c", -1, 2)], 1)
+    assert "Leaderboard" in shown and "clubs" in shown
+    assert " 50 " in shown and " 30 " not in shown  # the leaderboard has `size` rows
+
+
 def test_cli_empty_then_filled_in_three_languages(home):
     empty = invoke("--lang", "en")
     assert empty.exit_code == 0 and "No finished matches yet" in empty.stdout
@@ -107,7 +126,18 @@ def test_cli_warns_on_stderr_about_damaged_lines(home):
     assert "1 damaged line(s) skipped" in result.stderr and "damaged" not in result.stdout
 
 
-@pytest.mark.parametrize("args, word", [(["--lang", "xx"], "--lang"), (["--top", "0"], "--top")])
-def test_cli_bad_options(args, word):
+@pytest.mark.parametrize(
+    "args, parts",
+    [
+        (["--lang", "xx"], ("'--lang'", "not a language: 'xx'")),
+        (["--top", "0"], ("'--top'", "at least 1, not 0")),
+        (["--top", "ten"], ("'--top'", "not a whole number: 'ten'")),
+    ],
+)
+def test_cli_bad_options(args, parts):
     result = invoke(*args)
-    assert result.exit_code == 2 and word in result.stderr and result.stderr.count("\n") == 1
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("ts358: error: Invalid value for ")
+    for part in parts:
+        assert part in result.stderr, result.stderr

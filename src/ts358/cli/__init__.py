@@ -1,19 +1,20 @@
-"""The ``ts358`` command: a thin layer over the Python API (one module per command group)."""
+"""The ``ts358`` command: a thin layer over the Python API (one module per command)."""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
 
-# Importing a command module registers its commands on `app`.
-from ts358.cli import (
-    arena,  # noqa: F401
-    play,  # noqa: F401
-    solve,  # noqa: F401
-    stats,  # noqa: F401
-)
-from ts358.cli.app import ClickException, CommandError, UsageError, app
+from ts358.cli.app import ClickException, CommandError, UsageError, app, usage_message
+
+# Importing a command module registers its command on `app`; --help lists them in this order.
+# isort: off
+from ts358.cli import play, stats  # noqa: F401
+from ts358.cli import solve, deal  # noqa: F401
+from ts358.cli import arena, analyze  # noqa: F401
+# isort: on
 
 __all__ = ["CommandError", "app", "main"]
 
@@ -25,11 +26,12 @@ def main(argv: list[str] | None = None) -> None:
     except UsageError as exc:
         # A bad option or argument: one line, like every expected error, not Click's usage
         # block (``--help`` shows the usage).
-        print(f"ts358: error: {exc.format_message()}", file=sys.stderr, flush=True)
+        print(f"ts358: error: {usage_message(exc)}", file=sys.stderr, flush=True)
         code = CommandError.exit_code
     except ClickException as exc:
-        exc.show()
-        code = exc.exit_code
+        error: Any = exc  # ClickException is typed as Exception (app.py says why)
+        error.show()
+        code = error.exit_code
     except (typer.Abort, KeyboardInterrupt):
         code = 130
     if code == 130:  # Typer turns Ctrl-C inside a command into a silent Exit(130)

@@ -2,15 +2,44 @@
 
 Results go to stdout, progress and diagnostics to stderr. An expected error (bad input,
 a rule broken, a file that can't be read) is one line on stderr and exit code 2; Ctrl-C
-exits 130. Commands raise :class:`CommandError`, which prints that line.
+exits 130. Commands raise :class:`CommandError`, which prints that line; a value that an
+option rejects is a usage error, printed as one line by :func:`ts358.cli.main` (see
+:func:`usage_message`).
+
+Also here: the helpers that more than one command uses to write numbers and to show the
+progress of a batch run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import IO, Any
+from collections.abc import Callable, Iterator
+from typing import IO, Any, TypeVar
 
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from ts358.batch.pool import ParallelError
+
+__all__ = [
+    "ClickException",
+    "CommandError",
+    "UsageError",
+    "app",
+    "progress",
+    "run_batch",
+    "signed",
+    "usage_message",
+]
 
 app = typer.Typer(
     name="ts358",
@@ -38,3 +67,73 @@ class CommandError(ClickException):  # type: ignore[misc,valid-type]
 
     def show(self, file: IO[Any] | None = None) -> None:
         print(f"ts358: error: {self.format_message()}", file=file or sys.stderr, flush=True)
+
+
+# Typer checks numbers (and their min= and max=) with Pydantic, whose messages don't quote
+# the value given ("Input should be greater than or equal to 1"): say them the way the other
+# errors do, with the value. Older Typer checks them with Click, whose messages quote it.
+_NUMBER_ERRORS = {
+    "int_parsing": "not a whole number: {input!r}",
+    "int_from_float": "not a whole number: {input!r}",
+    "int_type": "not a whole number: {input!r}",
+    "float_parsing": "not a number: {input!r}",
+    "float_type": "not a number: {input!r}",
+    "finite_number": "not a finite number: {input!r}",
+    "greater_than_equal": "must be at least {ge}, not {input}",
+    "greater_than": "must be more than {gt}, not {input}",
+    "less_than_equal": "must be at most {le}, not {input}",
+    "less_than": "must be less than {lt}, not {input}",
+}
+
+
+def usage_message(exc: Any) -> str:
+    """The message of a usage error ``exc`` (``Invalid value for '--x': ...``), with the
+    value given when Typer's checker left it out."""
+    errors = getattr(exc.__cause__, "errors", None)
+    if callable(errors) and hasattr(exc, "message"):
+        with contextlib.suppress(Exception):  # another checker's errors: keep the message
+            error = errors()[0]
+            template = _NUMBER_ERRORS.get(error["type"])
+            if template is not None:
+                exc.message = template.format(input=error["input"], **error.get("ctx", {}))
+            else:
+                exc.message = f"{exc.message}, not {error['input']!r}"
+    return str(exc.format_message())
+
+
+def signed(x: float | None, places: int = 0) -> str:
+    """``x`` with its sign and ``places`` decimals (``+3``, ``-0.25``; zero has no sign);
+    ``-`` for None (no value)."""
+    if x is None:
+        return "-"
+    return f"{x:+.{places}f}" if x else f"{0:.{places}f}"
+
+
+@contextlib.contextmanager
+def progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr (shown only on a terminal); yields ``advance(n)``."""
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+_T = TypeVar("_T")
+
+
+def run_batch(fn: Callable[[], _T]) -> _T:
+    """``fn()``, a batch run; a failure of its workers or cluster becomes a CommandError."""
+    try:
+        return fn()
+    except ParallelError as exc:
+        raise CommandError(str(exc)) from None

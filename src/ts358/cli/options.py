@@ -1,33 +1,76 @@
-"""Options shared by several commands, as typed ``Annotated`` aliases.
+"""Options shared by several commands, as typed ``Annotated`` aliases, and the parsers of the
+options whose values are names (rules, levels, games, roles).
 
 Each option is parsed by Typer into its type; a value it rejects becomes one line on stderr
 (``ts358: error: Invalid value for '--deals': ...``) and exit code 2, like every expected
 error (:mod:`ts358.cli.app`). Parsers say what is allowed, from the same constants the
 engine checks (:data:`~ts358.rules.MATCH_LENGTHS`, the labels of
-:class:`~ts358.rules.VoidRule`).
+:class:`~ts358.rules.Contract`, :class:`~ts358.rules.Role`, :class:`~ts358.rules.VoidRule`,
+:data:`~ts358.players.LEVELS`).
+
+An option whose default depends on the command (or is computed, like a random seed) is
+``Optional`` with ``None`` for "not given", and its help says the default. Typer runs a
+parser on the default as well, so options with a parser default to ``None`` too.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Optional
 
 import typer
 
 from ts358.cards import NotationError
+from ts358.cli.app import CommandError
 from ts358.players import LEVELS
-from ts358.rules import VoidRule, check_match_length
+from ts358.rules import Contract, Role, VoidRule, check_match_length
 from ts358.session.texts import LANGUAGES
 
-__all__ = ["Deals", "Language", "Level", "RuleSet", "Seed", "language", "level", "match_length", "rule_set"]
+__all__ = [
+    "MAX_TABLE_MEGABYTES",
+    "Deals",
+    "Game",
+    "GameList",
+    "Games",
+    "Language",
+    "Level",
+    "Player",
+    "PlayerLevels",
+    "Players",
+    "RuleSet",
+    "Scheduler",
+    "Seed",
+    "TableMegabytes",
+    "Workers",
+    "game",
+    "games",
+    "language",
+    "level",
+    "local_or_cluster",
+    "match_length",
+    "player_levels",
+    "role",
+    "rule_set",
+    "scheduler_address",
+]
+
+MAX_TABLE_MEGABYTES = 65536
+"""The largest transposition table ``--tt-mb`` asks for (64 GB)."""
+
+
+class GameList(tuple[Contract, ...]):
+    """Games given on the command line: no repeats, in the order of :class:`Contract`."""
+
+
+class PlayerLevels(tuple[str, str, str]):
+    """Three computer players' levels, in seat order."""
 
 
 def match_length(text: str) -> int:
     """The number of deals of a match: 3, 6, 9 or 18."""
     length: object = text
-    try:
+    with contextlib.suppress(ValueError):  # check_match_length rejects the text, quoting it
         length = int(text)
-    except ValueError:
-        pass  # check_match_length rejects it, quoting it
     try:
         return check_match_length(length)
     except ValueError as exc:
@@ -50,12 +93,57 @@ def level(text: str) -> str:
     return key
 
 
+def player_levels(text: str) -> PlayerLevels:
+    """Three levels separated by commas, e.g. ``hard,medium,medium``."""
+    parts = text.split(",")
+    if len(parts) != 3 or not all(p.strip() for p in parts):
+        raise typer.BadParameter(f"three levels separated by commas, not {text!r}")
+    return PlayerLevels(level(p) for p in parts)
+
+
 def language(text: str) -> str:
     """A language of the texts: pl, cs or en."""
     key = text.strip().lower()
     if key not in LANGUAGES:
         raise typer.BadParameter(f"not a language: {text!r} (one of {', '.join(LANGUAGES)})")
     return key
+
+
+def game(text: str) -> Contract:
+    """One of the six games: spades, hearts, diamonds, clubs, no-trump, no-tricks."""
+    try:
+        return Contract.parse(text)
+    except NotationError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def games(text: str) -> GameList:
+    """Games separated by commas, or ``all`` (also an empty text) for the six."""
+    if not text.strip() or text.strip().lower() == "all":
+        return GameList(Contract)
+    return GameList(sorted({game(part) for part in text.split(",")}))
+
+
+def role(text: str) -> Role:
+    """A player by role: chooser, third or dealer."""
+    try:
+        return Role.parse(text)
+    except NotationError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def scheduler_address(text: str) -> str:
+    """The address of a Dask scheduler; surrounding spaces are dropped."""
+    address = text.strip()
+    if not address:
+        raise typer.BadParameter("an address such as tcp://host:8786, not an empty text")
+    return address
+
+
+def local_or_cluster(workers: int | None, scheduler: str | None) -> None:
+    """Refuse local worker processes for a run on a cluster."""
+    if workers is not None and scheduler is not None:
+        raise CommandError("--workers is for local runs; a --scheduler cluster has its own workers")
 
 
 # Optional[...] rather than "X | None": Typer reads these annotations at run time, and the
@@ -66,12 +154,18 @@ Seed = Annotated[
         "--seed",
         metavar="S",
         min=0,
-        help="Seed of the shuffles and the computer players (default: random).",
+        help="Seed of the shuffles (and of the computer players): the same seed, the same "
+        "deals (default: random).",
     ),
 ]
 Deals = Annotated[
     Optional[int],  # noqa: UP045
-    typer.Option("--deals", metavar="N", parser=match_length, help="Deals: 3, 6, 9 or 18 (default: 6)."),
+    typer.Option(
+        "--deals",
+        metavar="N",
+        parser=match_length,
+        help="Deals of the match: 3, 6, 9 or 18 (default: 6).",
+    ),
 ]
 RuleSet = Annotated[
     Optional[VoidRule],  # noqa: UP045
@@ -86,14 +180,86 @@ Level = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option(
         "--level",
+        metavar="LEVEL",
         parser=level,
         help="Computer players: easy (random), medium (rule of thumb) or hard (sampling with "
         "the solver); default: medium.",
     ),
 ]
+Players = Annotated[
+    Optional[PlayerLevels],  # noqa: UP045
+    typer.Option(
+        "--players",
+        metavar="A,B,C",
+        parser=player_levels,
+        help="Three player levels (easy, medium, hard) separated by commas, e.g. "
+        "hard,medium,medium (default: medium,medium,medium).",
+    ),
+]
 Language = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option(
-        "--lang", parser=language, help="pl, cs or en (default: from the locale, else en)."
+        "--lang",
+        metavar="LANG",
+        parser=language,
+        help="pl, cs or en (default: from the locale, else en).",
+    ),
+]
+Game = Annotated[
+    Optional[Contract],  # noqa: UP045
+    typer.Option(
+        "--contract",
+        "-c",
+        metavar="GAME",
+        parser=game,
+        help="spades, hearts, diamonds, clubs, no-trump or no-tricks (default: no-trump).",
+    ),
+]
+Games = Annotated[
+    Optional[GameList],  # noqa: UP045
+    typer.Option(
+        "--games",
+        metavar="G,G",
+        parser=games,
+        help="Games separated by commas, from spades, hearts, diamonds, clubs, no-trump, "
+        "no-tricks; or all (default: all six).",
+    ),
+]
+Player = Annotated[
+    Optional[Role],  # noqa: UP045
+    typer.Option(
+        "--player",
+        "-p",
+        metavar="ROLE",
+        parser=role,
+        help="Only this player: chooser, third or dealer (default: all three).",
+    ),
+]
+Workers = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option(
+        "--workers",
+        metavar="K",
+        min=1,
+        help="Local worker processes (default: one per core); not with --scheduler.",
+    ),
+]
+Scheduler = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        parser=scheduler_address,
+        help="Run on a Dask cluster, e.g. tcp://host:8786 (default: on this machine).",
+    ),
+]
+TableMegabytes = Annotated[
+    int,
+    typer.Option(
+        "--tt-mb",
+        metavar="MB",
+        min=1,
+        max=MAX_TABLE_MEGABYTES,
+        help="Transposition table size in megabytes.",
     ),
 ]

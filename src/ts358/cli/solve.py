@@ -1,4 +1,4 @@
-"""``ts358 solve`` and ``ts358 deal``: double-dummy solving of position files.
+"""``ts358 solve``: double-dummy solving of position files.
 
 A thin layer over :mod:`ts358.position` and :mod:`ts358.analysis.solve`: read the files, solve,
 print (Rich tables for people, one JSON line per file with ``--json``).
@@ -10,7 +10,7 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, ContextManager
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -18,11 +18,16 @@ from rich.table import Table
 from rich.text import Text
 
 from ts358.analysis.solve import SolveResult, new_solver, solve
-from ts358.cards import Card, CardSet, NotationError, Suit
-from ts358.cli.app import CommandError, app
+from ts358.cards import Card, CardSet, Suit
+from ts358.cli.app import CommandError, app, signed
+from ts358.cli.options import Player, TableMegabytes
 from ts358.position import Position, PositionError
-from ts358.rules import Contract, Role, VoidRule
+from ts358.rules import Contract, Role
 from ts358.session.texts import can_encode_symbols
+
+__all__ = ["solve_command"]
+
+DEFAULT_TABLE_MEGABYTES = 64
 
 
 def _paragraphs(*paragraphs: str) -> str:
@@ -104,15 +109,6 @@ def _read_position(name: str) -> Position:
         raise CommandError(str(exc)) from None
 
 
-def _parse_option(value: str | None, kind: Any, option: str) -> Any:
-    if value is None:
-        return None
-    try:
-        return kind.parse(value)
-    except NotationError as exc:
-        raise CommandError(f"{option}: {exc}") from None
-
-
 def _render(console: Console, name: str, result: SolveResult, style: _Style) -> None:
     pos = result.position
     trump = pos.contract.trump
@@ -155,7 +151,7 @@ def _render(console: Console, name: str, result: SolveResult, style: _Style) -> 
     values.add_column(what, justify="right")
     values.add_column("score", justify="right")
     for p in result.players:
-        values.add_row(p.role.label, str(p.tricks), _signed(p.score))
+        values.add_row(p.role.label, str(p.tricks), signed(p.score))
     console.print()
     console.print(values)
 
@@ -169,12 +165,12 @@ def _render(console: Console, name: str, result: SolveResult, style: _Style) -> 
         moves.add_column("")
         for m in result.moves:
             mark = Text("best", style="bold green") if m.best else Text("")
-            moves.add_row(style.card(m.card), str(m.tricks), _signed(m.score), mark)
+            moves.add_row(style.card(m.card), str(m.tricks), signed(m.score), mark)
         console.print(moves)
     console.print(Text(f"{result.nodes:,} nodes, {result.seconds:.3f} s", style="dim"))
 
 
-def _status(name: str) -> ContextManager[Any]:
+def _status(name: str) -> contextlib.AbstractContextManager[Any]:
     """A spinner on stderr while a file is solved (a full no-tricks deal can take a minute),
     shown only on a terminal and erased when the solve ends: stdout stays the results."""
     if not sys.stderr.isatty():
@@ -182,10 +178,6 @@ def _status(name: str) -> ContextManager[Any]:
     return Console(stderr=True, highlight=False).status(
         f"solving {name} (Ctrl-C stops)", spinner="line"
     )
-
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
 
 
 @app.command(
@@ -198,40 +190,28 @@ def _signed(n: int) -> str:
     ),
 )
 def solve_command(
-    files: list[str] = typer.Argument(
-        ...,
-        metavar="FILE",
-        help="Position files (TOML, see above); '-' reads stdin.",
-        show_default=False,
-    ),
-    player: str | None = typer.Option(
-        None,
-        "--player",
-        "-p",
-        metavar="ROLE",
-        help="Solve only this player: chooser, third or dealer (default: all three).",
-    ),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help="Print one JSON line per file instead of tables.",
-    ),
-    no_moves: bool = typer.Option(
-        False,
-        "--no-moves",
-        help="Skip the per-card values of the player to move (faster); JSON 'moves' is [].",
-    ),
-    tt_mb: int = typer.Option(
-        64,
-        "--tt-mb",
-        metavar="N",
-        help="Transposition table size in megabytes (at least 1).",
-    ),
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="FILE",
+            help="Position files (TOML, see above); '-' reads stdin.",
+            show_default=False,
+        ),
+    ],
+    player: Player = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON line per file instead of tables.")
+    ] = False,
+    no_moves: Annotated[
+        bool,
+        typer.Option(
+            "--no-moves",
+            help="Skip the per-card values of the player to move (faster); JSON 'moves' is [].",
+        ),
+    ] = False,
+    tt_mb: TableMegabytes = DEFAULT_TABLE_MEGABYTES,
 ) -> None:
-    # Help text: SOLVE_HELP (below), set on the command.
-    role = _parse_option(player, Role, "--player")
-    if tt_mb < 1:
-        raise CommandError(f"--tt-mb: must be at least 1, not {tt_mb}")
+    # Help text: SOLVE_HELP, set on the command.
     # Read and check every file before the first (possibly long) search.
     positions = [(name, _read_position(name)) for name in files]
     stdout = sys.stdout
@@ -241,11 +221,11 @@ def solve_command(
     for name, position in positions:
         if not position.is_over:
             if solver is None:
-                solver = new_solver(tt_mb)
+                solver = _new_solver(tt_mb)
             else:
                 solver.clear()
         with _status("<stdin>" if name == "-" else name):
-            result = solve(position, role, moves=not no_moves, solver=solver)
+            result = solve(position, player, moves=not no_moves, solver=solver)
         if as_json:
             stdout.write(json.dumps(result.to_dict()) + "\n")
             stdout.flush()
@@ -253,42 +233,10 @@ def solve_command(
             _render(console, "<stdin>" if name == "-" else name, result, style)
 
 
-@app.command(
-    "deal",
-    epilog="Examples:  ts358 deal --seed 1;  ts358 deal --seed 42 --contract no-tricks "
-    "--rules kurnik --out pos.toml && ts358 solve pos.toml",
-)
-def deal_command(
-    seed: int = typer.Option(..., "--seed", help="Random seed: the same seed, the same deal."),
-    contract: str = typer.Option(
-        "no-trump",
-        "--contract",
-        "-c",
-        metavar="GAME",
-        help="spades, hearts, diamonds, clubs, no-trump or no-tricks.",
-    ),
-    rules: str = typer.Option("house", "--rules", metavar="RULES", help="house or kurnik."),
-    out: Path | None = typer.Option(
-        None,
-        "--out",
-        "-o",
-        metavar="FILE",
-        help="Write here instead of stdout.",
-        dir_okay=False,
-    ),
-) -> None:
-    """Write a random full deal as a position file: 16 cards each, chooser on lead.
-
-    The talon (the 4 cards left over) is not part of the position. The output is the TOML format that 'ts358 solve' reads (see 'ts358 solve --help').
-    """
-    game = _parse_option(contract, Contract, "--contract")
-    void = _parse_option(rules, VoidRule, "--rules")
-    text = Position.random(seed, game, void).to_toml()
-    if out is None:
-        sys.stdout.write(text)
-        return
+def _new_solver(tt_mb: int) -> Any:
     try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"{out}: cannot write: {exc.strerror or exc}") from None
-    print(f"wrote {out}", file=sys.stderr)
+        return new_solver(tt_mb)
+    except MemoryError:
+        raise CommandError(
+            f"not enough memory for a transposition table of {tt_mb} MB; give a smaller --tt-mb"
+        ) from None

@@ -19,7 +19,16 @@ from ts358.analysis.review import DealReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import DealResult
 from ts358.rules import Contract, Role
-from ts358.session.texts import card_text, game_name, game_short, role_name, suit_text, t
+from ts358.session.history import MatchEntry, leaderboard, summarize_history
+from ts358.session.texts import (
+    MESSAGES,
+    card_text,
+    game_name,
+    game_short,
+    role_name,
+    suit_text,
+    t,
+)
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
@@ -34,6 +43,7 @@ __all__ = [
     "render_summary",
     "render_review",
     "render_standings",
+    "render_history",
 ]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
@@ -350,3 +360,75 @@ def render_standings(
     for seat in sorted(range(3), key=lambda s: (places[s], s)):
         table.add_row(f"{places[seat]}.", names[seat], f"{totals[seat]:+d}")
     return table
+
+
+def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableType:
+    """The statistics and the leaderboard of ``entries`` in the current language."""
+    if not entries:
+        return Text(t("stats.none"))
+    summary = summarize_history(entries)
+    parts: list[RenderableType] = []
+    table = Table(title=t("stats.title"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+    table.add_column(t("stats.level"))
+    for key in (
+        "stats.played",
+        "stats.won",
+        "stats.win_rate",
+        "stats.avg_total",
+        "stats.best_total",
+    ):
+        table.add_column(t(key), justify="right")
+    for lv in summary.by_level:
+        table.add_row(
+            t(f"level.{lv.level}") if f"level.{lv.level}" in MESSAGES["en"] else lv.level,
+            str(lv.played),
+            str(lv.won),
+            f"{lv.won / lv.played:.0%}",
+            f"{lv.average_total:+.2f}",
+            f"{lv.best_total:+d}",
+        )
+    table.add_row(
+        Text("Σ", style="bold"),
+        str(summary.played),
+        str(summary.won),
+        f"{summary.win_rate:.0%}",
+        f"{summary.average_total:+.2f}",
+        f"{summary.best_total:+d}" if summary.best_total is not None else "-",
+    )
+    parts.append(table)
+    if summary.games:
+        games = Table(
+            title=t("stats.chooser_games"), title_justify="left", box=None, padding=(0, 2, 0, 0)
+        )
+        games.add_column(t("score.game"))
+        games.add_column(t("stats.played"), justify="right")
+        games.add_column(t("stats.made"), justify="right")
+        for game in Contract:
+            if game.label in summary.games:
+                chosen, made = summary.games[game.label]
+                games.add_row(game_name(game), str(chosen), str(made))
+        parts.append(Text(""))
+        parts.append(games)
+    parts.append(Text(""))
+    board = leaderboard(entries, size)
+    if not board:
+        parts.append(Text(t("stats.no_wins")))
+    else:
+        top = Table(
+            title=t("stats.leaderboard"), title_justify="left", box=None, padding=(0, 2, 0, 0)
+        )
+        top.add_column(t("stats.rank"), justify="right")
+        top.add_column(t("stats.result"), justify="right")
+        top.add_column(t("stats.date"))
+        top.add_column(t("stats.level"))
+        top.add_column(t("stats.deals"), justify="right")
+        for rank, entry in enumerate(board, 1):
+            top.add_row(
+                f"{rank}.",
+                str(entry.result),
+                entry.finished[:16].replace("T", " "),
+                t(f"level.{entry.level}"),
+                str(entry.deals),
+            )
+        parts.append(top)
+    return Group(*parts)

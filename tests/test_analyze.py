@@ -9,8 +9,8 @@ import json
 import sys
 
 import pytest
-from cli_runner import run_cli
 
+from cli_runner import run_cli
 from ts358 import _core358
 from ts358.analysis.game_stats import (
     deal_stats,
@@ -21,12 +21,12 @@ from ts358.analysis.game_stats import (
     run_game_stats,
     summarize_game_stats,
 )
+from ts358.analysis.solve import solve
 from ts358.cards import DECK, CardSet, Suit
 from ts358.deal import Deal
 from ts358.players import HeuristicPlayer
 from ts358.position import Position
 from ts358.rules import Contract, Role
-from ts358.analysis.solve import solve
 
 WORKLOAD = ["--deals", "2", "--first", "6", "--seed", "2", "--games", "hearts", "--candidates", "2"]
 # Five deals, so that one worker runs chunks of two deals and two workers chunks of one.
@@ -502,7 +502,8 @@ def test_two_workers_write_the_same_file(local_lines, tmp_path):
 
 
 def test_a_dask_cluster_writes_the_same_lines(local_lines):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the test extra installs Dask
+
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from cli_runner import read_until_closed, run_cli
 
+from cli_runner import read_until_closed, run_cli
 from ts358.batch.arena import (
     BoardOutcome,
     TimeHistogram,
@@ -196,7 +196,9 @@ def test_time_histogram_median_within_half_a_percent():
 
 
 def test_one_board_has_no_interval():
-    doc = summarize_arena(("A", "B", "C"), [BoardOutcome(0, 1, ((1, 0, -1),) * 6, ("hearts",) * 6, {})])
+    doc = summarize_arena(
+        ("A", "B", "C"), [BoardOutcome(0, 1, ((1, 0, -1),) * 6, ("hearts",) * 6, {})]
+    )
     assert all(r["ci95"] is None for r in doc["results"])
 
 
@@ -232,7 +234,8 @@ def test_same_results_whatever_the_workers_and_chunks(local_doc):
 
 
 def test_same_results_on_a_dask_cluster(local_doc):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the test extra installs Dask
+
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:

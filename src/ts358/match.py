@@ -20,14 +20,13 @@ from ts358.deal import (
     Answer,
     Applied,
     Deal,
-    Decider,
     DealResult,
     DealSetup,
+    Decider,
     IllegalDecision,
     Pending,
 )
 from ts358.rules import Contract, Rules
-
 
 __all__ = ["DEFAULT_NAMES", "Match", "MatchSnapshot", "standings"]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from ts358.cli.app import ClickException, CommandError, UsageError, app, usage_message
+from ts358.cli.app import ClickException, CommandError, UsageError, app
 
 # Importing a command module registers its command on `app`; --help lists them in this order.
 # isort: off
@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> None:
     except UsageError as exc:
         # A bad option or argument: one line, like every expected error, not Click's usage
         # block (``--help`` shows the usage).
-        print(f"ts358: error: {usage_message(exc)}", file=sys.stderr, flush=True)
+        print(f"ts358: error: {exc.format_message()}", file=sys.stderr, flush=True)  # type: ignore[attr-defined]
         code = CommandError.exit_code
     except ClickException as exc:
         error: Any = exc  # ClickException is typed as Exception (app.py says why)

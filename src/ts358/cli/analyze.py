@@ -27,7 +27,15 @@ from ts358.analysis.game_stats import (
     summarize_game_stats,
 )
 from ts358.cli.app import CommandError, app, progress, run_batch, signed
-from ts358.cli.options import Games, RuleSet, Scheduler, Seed, Workers, local_or_cluster
+from ts358.cli.options import (
+    Games,
+    RuleSet,
+    Scheduler,
+    Seed,
+    Workers,
+    local_or_cluster,
+    whole_number,
+)
 from ts358.rules import Contract, Rules
 
 __all__ = ["analyze_command"]
@@ -136,7 +144,8 @@ def _summary(path: Path, as_json: bool) -> None:
 @app.command("analyze", help=ANALYZE_HELP)
 def analyze_command(
     deals: Annotated[
-        int, typer.Option("--deals", metavar="N", min=1, help="Deals to analyze.")
+        int,
+        typer.Option("--deals", metavar="N", parser=whole_number(1), help="Deals to analyze."),
     ] = DEFAULT_DEALS,
     seed: Seed = None,
     first: Annotated[
@@ -144,7 +153,7 @@ def analyze_command(
         typer.Option(
             "--first",
             metavar="I",
-            min=0,
+            parser=whole_number(0),
             help="Index of the first deal (to split a run in parts).",
         ),
     ] = 0,
@@ -163,7 +172,7 @@ def analyze_command(
         typer.Option(
             "--candidates",
             metavar="N",
-            min=1,
+            parser=whole_number(1),
             help="Rule-of-thumb discards tried per game (the best one is kept).",
         ),
     ] = DEFAULT_CANDIDATES,
@@ -172,8 +181,7 @@ def analyze_command(
         typer.Option(
             "--max-nodes",
             metavar="N",
-            min=0,
-            max=MAX_NODES,
+            parser=whole_number(0, MAX_NODES),
             help=(
                 "Node budget per solve (0: no limit). Trades completeness for predictable "
                 "time: a solve that needs more nodes stops, and its value is written as null "

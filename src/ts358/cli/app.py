@@ -3,8 +3,7 @@
 Results go to stdout, progress and diagnostics to stderr. An expected error (bad input,
 a rule broken, a file that can't be read) is one line on stderr and exit code 2; Ctrl-C
 exits 130. Commands raise :class:`CommandError`, which prints that line; a value that an
-option rejects is a usage error, printed as one line by :func:`ts358.cli.main` (see
-:func:`usage_message`).
+option rejects is a usage error, printed as one line by :func:`ts358.cli.main`.
 
 Also here: the helpers that more than one command uses to write numbers and to show the
 progress of a batch run.
@@ -38,7 +37,6 @@ __all__ = [
     "progress",
     "run_batch",
     "signed",
-    "usage_message",
 ]
 
 app = typer.Typer(
@@ -67,38 +65,6 @@ class CommandError(ClickException):  # type: ignore[misc,valid-type]
 
     def show(self, file: IO[Any] | None = None) -> None:
         print(f"ts358: error: {self.format_message()}", file=file or sys.stderr, flush=True)
-
-
-# Typer checks numbers (and their min= and max=) with Pydantic, whose messages don't quote
-# the value given ("Input should be greater than or equal to 1"): say them the way the other
-# errors do, with the value. Older Typer checks them with Click, whose messages quote it.
-_NUMBER_ERRORS = {
-    "int_parsing": "not a whole number: {input!r}",
-    "int_from_float": "not a whole number: {input!r}",
-    "int_type": "not a whole number: {input!r}",
-    "float_parsing": "not a number: {input!r}",
-    "float_type": "not a number: {input!r}",
-    "finite_number": "not a finite number: {input!r}",
-    "greater_than_equal": "must be at least {ge}, not {input}",
-    "greater_than": "must be more than {gt}, not {input}",
-    "less_than_equal": "must be at most {le}, not {input}",
-    "less_than": "must be less than {lt}, not {input}",
-}
-
-
-def usage_message(exc: Any) -> str:
-    """The message of a usage error ``exc`` (``Invalid value for '--x': ...``), with the
-    value given when Typer's checker left it out."""
-    errors = getattr(exc.__cause__, "errors", None)
-    if callable(errors) and hasattr(exc, "message"):
-        with contextlib.suppress(Exception):  # another checker's errors: keep the message
-            error = errors()[0]
-            template = _NUMBER_ERRORS.get(error["type"])
-            if template is not None:
-                exc.message = template.format(input=error["input"], **error.get("ctx", {}))
-            else:
-                exc.message = f"{exc.message}, not {error['input']!r}"
-    return str(exc.format_message())
 
 
 def signed(x: float | None, places: int = 0) -> str:

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from ts358.batch.arena import ArenaError, run_arena
 from ts358.cli.app import CommandError, app, progress, run_batch, signed
-from ts358.cli.options import Players, Scheduler, Seed, Workers, local_or_cluster
+from ts358.cli.options import Players, Scheduler, Seed, Workers, local_or_cluster, whole_number
 
 __all__ = ["arena_command"]
 
@@ -82,7 +82,7 @@ def arena_command(
         typer.Option(
             "--deals",
             metavar="N",
-            min=1,
+            parser=whole_number(1),
             help="Boards (deals) to play; each is played in all six seatings.",
         ),
     ] = DEFAULT_BOARDS,

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import Game, RuleSet
+from ts358.cli.options import Game, RuleSet, whole_number
 from ts358.position import Position
 from ts358.rules import Contract, VoidRule
 
@@ -37,7 +37,7 @@ def deal_command(
         typer.Option(
             "--seed",
             metavar="S",
-            min=0,
+            parser=whole_number(0),
             help="Seed of the shuffle: the same seed, the same deal.",
         ),
     ],

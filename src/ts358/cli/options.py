@@ -16,6 +16,8 @@ parser on the default as well, so options with a parser default to ``None`` too.
 from __future__ import annotations
 
 import contextlib
+import math
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
@@ -52,6 +54,8 @@ __all__ = [
     "role",
     "rule_set",
     "scheduler_address",
+    "seconds",
+    "whole_number",
 ]
 
 MAX_TABLE_MEGABYTES = 65536
@@ -64,6 +68,37 @@ class GameList(tuple[Contract, ...]):
 
 class PlayerLevels(tuple[str, str, str]):
     """Three computer players' levels, in seat order."""
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """A parser of whole numbers from ``minimum`` to ``maximum`` (no bound: None). Typer's own
+    checks word their errors without the value given; these quote it."""
+
+    def parse(text: str | int) -> int:
+        try:
+            value = int(str(text).strip())
+        except ValueError:
+            raise typer.BadParameter(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise typer.BadParameter(f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise typer.BadParameter(f"must be at most {maximum}, not {value}")
+        return value
+
+    return parse
+
+
+def seconds(text: str | float) -> float:
+    """A time in seconds: a finite number, 0 or more."""
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise typer.BadParameter(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"not a finite number: {text!r}")
+    if value < 0:
+        raise typer.BadParameter(f"must be at least 0, not {text}")
+    return value
 
 
 def match_length(text: str) -> int:
@@ -153,7 +188,7 @@ Seed = Annotated[
     typer.Option(
         "--seed",
         metavar="S",
-        min=0,
+        parser=whole_number(0),
         help="Seed of the shuffles (and of the computer players): the same seed, the same "
         "deals (default: random).",
     ),
@@ -240,7 +275,7 @@ Workers = Annotated[
     typer.Option(
         "--workers",
         metavar="K",
-        min=1,
+        parser=whole_number(1),
         help="Local worker processes (default: one per core); not with --scheduler.",
     ),
 ]
@@ -258,8 +293,7 @@ TableMegabytes = Annotated[
     typer.Option(
         "--tt-mb",
         metavar="MB",
-        min=1,
-        max=MAX_TABLE_MEGABYTES,
+        parser=whole_number(1, MAX_TABLE_MEGABYTES),
         help="Transposition table size in megabytes.",
     ),
 ]

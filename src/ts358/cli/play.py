@@ -3,6 +3,7 @@ three computer players printed deal by deal; a thin layer over :mod:`ts358.sessi
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from ts358.cards import Card
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import Deals, Language, Level, RuleSet, Seed
+from ts358.cli.options import Deals, Language, Level, RuleSet, Seed, seconds
 from ts358.match import Match
 from ts358.players import LEVELS
 from ts358.rules import Rules, VoidRule
@@ -88,7 +89,7 @@ def play_command(
         typer.Option(
             "--analysis-time",
             metavar="SECONDS",
-            min=0.0,
+            parser=seconds,
             help="Time budget of each deal's review; the end of the deal is reviewed first.",
         ),
     ] = play.DEFAULT_ANALYSIS_SECONDS,
@@ -96,10 +97,9 @@ def play_command(
     i18n.set_language(lang or i18n.detect_language())
     symbols = not ascii_only and i18n.can_encode_symbols(sys.stdout)
     if not i18n.can_encode_symbols(sys.stdout):
-        try:  # never crash on a character the terminal can't show
+        # Never crash on a character the terminal can't show.
+        with contextlib.suppress(AttributeError, ValueError):
             sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError):
-            pass
     match_rules = Rules.named((rules or VoidRule.HOUSE).label, deals or DEFAULT_DEALS)
     match_seed = seed if seed is not None else secrets.randbelow(2**32)
     try:
@@ -157,9 +157,7 @@ def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | Non
         typer.echo(i18n.t("match.record", path=record), err=True)
 
 
-def _resume(
-    resume: str, level: str | None, console: Console
-) -> tuple[SavedMatch, Path] | None:
+def _resume(resume: str, level: str | None, console: Console) -> tuple[SavedMatch, Path] | None:
     """The saved match to continue and its path; None when it is already finished."""
     save_path = _resume_path(resume)
     try:
@@ -178,11 +176,7 @@ def _resume(
         console.print(render_standings(match.totals, match.standings(), seat_names(saved.human)))
         return None
     console.print(
-        Text(
-            i18n.t(
-                "match.resumed", path=save_path, number=match.number, total=match.rules.length
-            )
-        )
+        Text(i18n.t("match.resumed", path=save_path, number=match.number, total=match.rules.length))
     )
     return saved, save_path
 

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import Language
+from ts358.cli.options import Language, whole_number
 from ts358.session import texts as i18n
 from ts358.session.history import load_entries, stats_path
 from ts358.session.table import render_history
@@ -32,7 +32,9 @@ def stats_command(
     ] = False,
     top: Annotated[
         int,
-        typer.Option("--top", metavar="N", min=1, help="Entries in the leaderboard."),
+        typer.Option(
+            "--top", metavar="N", parser=whole_number(1), help="Entries in the leaderboard."
+        ),
     ] = DEFAULT_TOP,
 ) -> None:
     """Statistics of your finished matches and the leaderboard (won matches, result = total x 10).

@@ -18,7 +18,7 @@ from rich.text import Text
 from ts358.analysis.review import DealReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import DealResult
-from ts358.rules import Contract, Role
+from ts358.rules import Contract
 from ts358.session.history import MatchEntry, leaderboard, summarize_history
 from ts358.session.texts import (
     MESSAGES,
@@ -33,17 +33,17 @@ from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
     "CardStyle",
-    "seat_names",
     "hand_order",
-    "render_hand",
-    "render_table",
     "render_games",
-    "render_trick",
-    "render_scores",
-    "render_summary",
-    "render_review",
-    "render_standings",
+    "render_hand",
     "render_history",
+    "render_review",
+    "render_scores",
+    "render_standings",
+    "render_summary",
+    "render_table",
+    "render_trick",
+    "seat_names",
 ]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)

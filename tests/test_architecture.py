@@ -55,7 +55,9 @@ def imports(path: Path) -> list[str]:
             elif node.module.startswith("ts358."):
                 found.append(node.module.removeprefix("ts358."))
         elif isinstance(node, ast.Import):
-            found += [a.name.removeprefix("ts358.") for a in node.names if a.name.startswith("ts358.")]
+            found += [
+                a.name.removeprefix("ts358.") for a in node.names if a.name.startswith("ts358.")
+            ]
         assert not (isinstance(node, ast.ImportFrom) and node.level), f"{path}: relative import"
     return found
 

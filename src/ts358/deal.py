@@ -26,7 +26,7 @@ import dataclasses
 import enum
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ts358.cards import DECK, Card, CardSet
 from ts358.exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
@@ -447,15 +447,16 @@ class Deal(Seating):
         if due is None:
             raise IllegalDecision("the deal is over: no decision is due")
         kind = due[1]
+        value: Any = answer  # each entry point checks the type of what it is given
         if kind is DecisionKind.CHOOSE:
-            return self.choose(answer)  # type: ignore[arg-type]  # checked there
+            return self.choose(value)
         if kind is DecisionKind.GIVE:
-            return self.stop_giving() if answer is None else self.give(answer)  # type: ignore[arg-type]
+            return self.stop_giving() if value is None else self.give(value)
         if kind is DecisionKind.RETURN:
-            return self.return_card(answer)  # type: ignore[arg-type]
+            return self.return_card(value)
         if kind is DecisionKind.DISCARD:
-            return self.discard(answer)  # type: ignore[arg-type]
-        return self.play(answer)  # type: ignore[arg-type]
+            return self.discard(value)
+        return self.play(value)
 
     def choose(self, game: Contract) -> Applied:
         """The chooser picks the game (one they have not used up in the match)."""

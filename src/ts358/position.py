@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from ts358.cards import DECK, Card, CardSet, NotationError
-from ts358.rules import HAND_SIZE, TRICKS_PER_DEAL, Contract, Role, VoidRule
+from ts358.rules import HAND_SIZE, TRICKS_PER_DEAL, Contract, Role, VoidRule, triple
 from ts358.tricks import legal_cards, trick_winner
 
 if sys.version_info >= (3, 11):
@@ -409,11 +409,11 @@ class Position:
                     taken[role] = taken_table[role.label]  # checked by the constructor
         return cls(
             contract,
-            tuple(hands),  # type: ignore[arg-type]
+            triple(hands),
             void=void,
             leader=leader,
             trick=tuple(trick),
-            taken=tuple(taken),  # type: ignore[arg-type]
+            taken=triple(taken),
         )
 
     def to_toml(self) -> str:
@@ -533,7 +533,7 @@ def _coerce_hands(hands: Any) -> tuple[CardSet, CardSet, CardSet]:
         elif not isinstance(hand, CardSet):
             raise PositionError(key, f"expected a CardSet or hand string, not {hand!r}")
         out.append(hand)
-    return tuple(out)  # type: ignore[return-value]
+    return triple(out)
 
 
 def _coerce_trick(trick: Any) -> tuple[Card, ...]:
@@ -561,7 +561,7 @@ def _coerce_taken(taken: Any) -> tuple[int, int, int]:
             raise PositionError(
                 f"taken.{role.label}", f"{n} is out of range (0 to {TRICKS_PER_DEAL})"
             )
-    return tuple(int(n) for n in taken)  # type: ignore[return-value]
+    return triple(int(n) for n in taken)
 
 
 def _table(value: Any, key: str) -> Mapping[str, Any]:

@@ -187,7 +187,9 @@ def _giving(match: Match) -> tuple[int, int] | None:
     pending = match.pending()
     if pending is None or pending.kind is not DecisionKind.GIVE:
         return None
-    return pending.seat, pending.view.give_to  # type: ignore[return-value]
+    receiver = pending.view.give_to
+    assert receiver is not None  # a GIVE view names the receiver
+    return pending.seat, receiver
 
 
 def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:

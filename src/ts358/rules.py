@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from ts358.cards import NotationError, Suit
@@ -27,8 +28,10 @@ __all__ = [
     "Role",
     "Rules",
     "Seating",
+    "Triple",
     "VoidRule",
     "check_match_length",
+    "triple",
 ]
 
 MATCH_LENGTHS = (3, 6, 9, 18)
@@ -39,6 +42,18 @@ TRICKS_PER_DEAL = 16
 
 HAND_SIZE = 16
 """Cards dealt to each player (the talon holds the other four)."""
+
+
+_T = TypeVar("_T")
+
+Triple = tuple[_T, _T, _T]
+"""One value per seat (0-2) or per role (chooser, third, dealer)."""
+
+
+def triple(values: Iterable[_T]) -> Triple[_T]:
+    """``values`` (exactly three) as a :data:`Triple`; ValueError for another count."""
+    a, b, c = values
+    return (a, b, c)
 
 
 def check_match_length(length: object) -> int:

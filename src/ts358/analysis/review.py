@@ -26,7 +26,7 @@ from ts358.analysis.solve import new_solver, solve
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult
 from ts358.position import Position
-from ts358.rules import Contract, Role, VoidRule
+from ts358.rules import Contract, Role, VoidRule, triple
 
 __all__ = ["DealReview", "PlayReview", "TrickValues", "play_positions", "review_deal"]
 
@@ -134,11 +134,11 @@ def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, P
     def position(leader: int, trick: tuple[Card, ...]) -> Position:
         return Position(
             result.game,
-            tuple(hands[s] for s in role_seat),  # type: ignore[arg-type]
+            triple(hands[s] for s in role_seat),
             void=void,
             leader=result.role_of(leader),
             trick=trick,
-            taken=tuple(taken[s] for s in role_seat),  # type: ignore[arg-type]
+            taken=triple(taken[s] for s in role_seat),
         )
 
     for number, trick in enumerate(result.tricks, 1):
@@ -197,7 +197,7 @@ def review_deal(
         solved = solve(pos, moves=False, solver=solver)
         tricks = tuple(solved.player(seat_role[s]).tricks for s in range(3))
         scores = tuple(solved.player(seat_role[s]).score for s in range(3))
-        values[number] = TrickValues(number, tricks, scores)  # type: ignore[arg-type]
+        values[number] = TrickValues(number, triple(tricks), triple(scores))
         done += 1
         if progress:
             progress(done, total)

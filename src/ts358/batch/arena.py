@@ -44,7 +44,7 @@ from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.deal import Deal, DealSetup, IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, make_player
-from ts358.rules import Contract, Rules
+from ts358.rules import Contract, Rules, triple
 from ts358.seeds import derived_rng, derived_seed
 
 __all__ = [
@@ -173,7 +173,7 @@ def seat_permutations(configs: Sequence[str]) -> list[tuple[str, str, str]]:
     """The distinct ways to seat the three configurations, in a fixed (sorted) order."""
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
-    return sorted(set(itertools.permutations(configs)))  # type: ignore[arg-type]
+    return sorted({triple(p) for p in itertools.permutations(configs)})
 
 
 def labels(configs: Sequence[str]) -> list[str]:

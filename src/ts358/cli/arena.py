@@ -13,7 +13,7 @@ import secrets
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ts358.batch.arena import ArenaError, run_arena
@@ -49,7 +49,7 @@ def _arena_table(doc: dict[str, Any]) -> Table:
             f"{doc['deals']} deals, seed {doc['seed']}"
         )
     )
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("player", "left"),
         ("seats", "right"),
         ("mean", "right"),
@@ -58,8 +58,9 @@ def _arena_table(doc: dict[str, Any]) -> Table:
         ("decisions", "right"),
         ("median ms", "right"),
         ("max ms", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     for r in doc["results"]:
         table.add_row(
             r["config"],

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ts358.cards import DECK_MASK, CardSet
-from ts358.rules import Role, VoidRule
+from ts358.rules import Role, VoidRule, triple
 from ts358.view import DecisionKind, SeatView
 
 __all__ = ["Constraints", "SamplingError", "World", "constraints_of", "sample_worlds"]
@@ -52,9 +52,9 @@ class Constraints:
     """
 
     hidden: int
-    allowed: tuple[int, int, int, int]
-    sizes: tuple[int, int, int, int]
-    fixed: tuple[int, int, int, int]
+    allowed: tuple[int, ...]  # by place: seats 0-2, then PILE
+    sizes: tuple[int, ...]
+    fixed: tuple[int, ...]
 
     def admits(self, world: World) -> bool:
         """Whether ``world`` agrees with the constraints (used to check the real deal fits)."""
@@ -167,9 +167,9 @@ def constraints_of(view: SeatView) -> Constraints:
     sizes.append(pile_size - fixed[PILE].bit_count())
     return Constraints(
         hidden=hidden,
-        allowed=tuple(a & hidden for a in allowed),  # type: ignore[arg-type]
-        sizes=tuple(sizes),  # type: ignore[arg-type]
-        fixed=tuple(fixed),  # type: ignore[arg-type]
+        allowed=tuple(a & hidden for a in allowed),
+        sizes=tuple(sizes),
+        fixed=tuple(fixed),
     )
 
 
@@ -204,8 +204,8 @@ def _deal(c: Constraints, rng: random.Random, tries: int = 200) -> World:
             room[place] -= 1
             placed[place] |= 1 << card
         else:
-            hands = tuple(CardSet(placed[s] | c.fixed[s]) for s in range(3))
-            return World(hands=hands, pile=CardSet(placed[PILE] | c.fixed[PILE]))  # type: ignore[arg-type]
+            hands = triple(CardSet(placed[s] | c.fixed[s]) for s in range(3))
+            return World(hands=hands, pile=CardSet(placed[PILE] | c.fixed[PILE]))
     raise SamplingError("no layout of the hidden cards fits the view")
 
 
@@ -222,4 +222,4 @@ def sample_worlds(view: SeatView, count: int, rng: random.Random) -> Iterator[Wo
 
 def role_hands(view: SeatView, world: World) -> tuple[int, int, int]:
     """The world's hands as bitboards in role order (chooser, third, dealer), for the solver."""
-    return tuple(world.hands[view.seat_of(role)].mask for role in Role)  # type: ignore[return-value]
+    return triple(world.hands[view.seat_of(role)].mask for role in Role)

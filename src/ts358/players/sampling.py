@@ -41,7 +41,7 @@ from ts358.deal import Deal, DealSetup
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands, sample_worlds
-from ts358.rules import Contract, Role
+from ts358.rules import Contract, Role, triple
 from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option compared by _best_by_average
@@ -154,7 +154,7 @@ class SamplingPlayer(Player):
         whole deals do not fit the budget."""
         hands = list(world.hands)
         hands[view.chooser] = full - talon
-        setup = DealSetup(1, view.dealer, tuple(tuple(h) for h in hands), tuple(talon))  # type: ignore[arg-type]
+        setup = DealSetup(1, view.dealer, triple(tuple(h) for h in hands), tuple(talon))
         deal = Deal(setup, view.rules)  # deal 1: no exchange, already over or still unknown
         deal.choose(game)
         deal.discard(discard)

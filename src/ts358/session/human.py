@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Protocol
+from typing import IO, Protocol, TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -33,7 +33,9 @@ from ts358.session.table import (
     render_table,
 )
 from ts358.session.texts import game_name, games_text, parse_game, t
-from ts358.view import DecisionKind, SeatView
+from ts358.view import DecisionKind, SeatView, Trick
+
+_A = TypeVar("_A")  # what a prompt reads
 
 __all__ = ["HintUnavailable", "HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
 
@@ -196,7 +198,7 @@ class HumanPlayer(Player):
                 self.say(t("ev.talon", cards=cards, name=names[view.chooser]))
         self._show_tricks(view.tricks)
 
-    def _show_tricks(self, tricks: Sequence) -> None:  # type: ignore[type-arg]
+    def _show_tricks(self, tricks: Sequence[Trick]) -> None:
         for number in range(self._seen_tricks + 1, len(tricks) + 1):
             self.console.print(
                 render_finished_trick(number, tricks[number - 1], self.names, self.style)
@@ -219,7 +221,7 @@ class HumanPlayer(Player):
             self.console.print(render_games(view))
         return super().decide(view)
 
-    def _ask(self, view: SeatView, prompt: str, parse: Callable[[str], object]) -> object:
+    def _ask(self, view: SeatView, prompt: str, parse: Callable[[str], _A]) -> _A:
         while True:
             line = self.io.ask(self.style.text(prompt))
             if line is None:
@@ -332,7 +334,7 @@ class HumanPlayer(Player):
                 )
             return game
 
-        return self._ask(view, t("prompt.choose"), parse)  # type: ignore[return-value]
+        return self._ask(view, t("prompt.choose"), parse)
 
     def give(self, view: SeatView) -> Card | None:
         def parse(text: str) -> Card | None:
@@ -344,7 +346,7 @@ class HumanPlayer(Player):
             return card
 
         prompt = t("prompt.give", name=self.names[view.give_to or 0], left=view.gives_left)
-        return self._ask(view, prompt, parse)  # type: ignore[return-value]
+        return self._ask(view, prompt, parse)
 
     def choose_return(self, view: SeatView) -> Card:
         def parse(text: str) -> Card:
@@ -353,7 +355,7 @@ class HumanPlayer(Player):
             return self._card(text, view.options)
 
         card = self.style.plain(view.received) if view.received is not None else "?"
-        return self._ask(view, t("prompt.return", card=card), parse)  # type: ignore[return-value]
+        return self._ask(view, t("prompt.return", card=card), parse)
 
     def discard(self, view: SeatView) -> CardSet:
         def parse(text: str) -> CardSet:
@@ -372,7 +374,7 @@ class HumanPlayer(Player):
         example = " ".join(
             self.style.plain(c) for c in sorted(view.options, key=lambda c: (c.rank, c.suit))[:4]
         )
-        return self._ask(view, t("prompt.discard", example=example), parse)  # type: ignore[return-value]
+        return self._ask(view, t("prompt.discard", example=example), parse)
 
     def play(self, view: SeatView) -> Card:
         def parse(text: str) -> Card:
@@ -395,4 +397,4 @@ class HumanPlayer(Player):
             return card
 
         example = self.style.plain(max(view.options, key=lambda c: c.rank))
-        return self._ask(view, t("prompt.play", example=example), parse)  # type: ignore[return-value]
+        return self._ask(view, t("prompt.play", example=example), parse)

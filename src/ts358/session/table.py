@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -273,14 +273,15 @@ def render_summary(
         name=names[result.chooser],
     )
     table = Table(title=title, title_justify="left", box=None, padding=(0, 2, 0, 0))
-    for key, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("col.player", "left"),
         ("col.role", "left"),
         ("col.tricks", "right"),
         ("col.score", "right"),
         ("col.total", "right"),
-    ):
-        table.add_column(t(key), justify=justify)  # type: ignore[arg-type]
+    )
+    for key, justify in columns:
+        table.add_column(t(key), justify=justify)
     for seat in range(3):
         role = result.role_of(seat)
         need = role.limit if result.game is Contract.NO_TRICKS else role.obligation

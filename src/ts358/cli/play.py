@@ -60,7 +60,11 @@ def _hint(view: SeatView) -> dict[Card, float]:
     return play.strong_hint(view)
 
 
-@app.command("play", help=PLAY_HELP)
+@app.command(
+    "play",
+    help=PLAY_HELP,
+    short_help="Play a match against two computer players (--auto: watch three play).",
+)
 def play_command(
     auto: Annotated[bool, typer.Option("--auto", help="Three computer players play.")] = False,
     deals: Deals = None,

@@ -38,18 +38,27 @@
 #   pair's killer card (per suit led) before them;
 # - the last trick scored directly.
 #
-# The search runs without the GIL; every CHECK_INTERVAL nodes it takes the GIL to call
-# PyErr_CheckSignals, and on failure unwinds (st.abort) so the wrapper can re-raise.
+# The search runs without the GIL; every check_every nodes it takes the GIL to call
+# PyErr_CheckSignals, to read the clock against a deadline and to report progress, and
+# on a signal, the deadline or the node limit unwinds (st.abort). A stopped search stores
+# nothing it did not prove, and _solve_value keeps the bounds its finished tests proved,
+# so a stopped solve answers with sound bounds and the table stays valid.
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t
 from libc.string cimport memset
 from libc.stdlib cimport calloc, free
 from cpython.exc cimport PyErr_Occurred
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_XDECREF
+from time import monotonic as _monotonic
 
 cdef extern from "Python.h":
     # Declared without an exception spec: a failure leaves the exception set (for the
     # wrapper to re-raise) instead of having Cython report it inside the nogil search.
     int _py_check_signals "PyErr_CheckSignals"() noexcept
+    # The same for the progress callback: NULL leaves its exception set.
+    PyObject* _py_call4 "PyObject_CallFunction"(PyObject* f, const char* fmt, int64_t a,
+                                                int b, int c, int d) noexcept
 
 cdef extern from *:
     """
@@ -63,7 +72,6 @@ cdef extern from *:
     void ts_prefetch(const void* p) noexcept nogil
 
 cdef enum:
-    CHECK_INTERVAL = 1 << 16
     FIRST_BUDGET = 1 << 20   # nodes for the first test of a trump solve (_solve_value)
     BUCKET = 128             # entries per table bucket
     CHAIN = 16               # most buckets a coarse position may fill
@@ -181,9 +189,16 @@ cdef struct SolverState:
     int8_t follow_killer[17][2][3][4]   # no-trump: per tricks left, cards in the trick
                             # (1 or 2), pair seat and suit led, the last card that cut
                             # after the order's first failed (-1: none)
-    int64_t check_at
+    int64_t check_at        # the next check (signals, clock, node limit, progress)
+    int64_t check_every     # nodes between checks (Solver's check_every)
     int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
-    int abort               # 1: a signal (Ctrl-C), 2: the node limit
+    double deadline         # stop (abort 3) once time.monotonic() reaches this; 0: none
+    int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
+                            # limit, 3: the deadline
+    int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
+    int cur_hi              # tests proved (its answer when stopped)
+    int cur_card            # the card being valued (move_bounds), -1 for a player's value
+    PyObject* progress      # called as progress(nodes, card, lo, hi) at each check; or NULL
     TTEntry* tt
     uint32_t* heads         # per bucket: the table's epoch when it was last written (an
                             # older bucket counts as empty) << 16 | how many entries are
@@ -461,10 +476,18 @@ cdef inline uint64_t _rel_of(uint64_t mask, uint64_t inplay) noexcept nogil:
 # ---------------------------------------------------------------- search helpers
 
 cdef inline int _check_signals(SolverState* st) noexcept nogil:
-    st.check_at += CHECK_INTERVAL
+    cdef PyObject* r
+    st.check_at += st.check_every
     with gil:
         if _py_check_signals() != 0:
             st.abort = 1
+        elif st.deadline > 0 and _monotonic() >= st.deadline:
+            st.abort = 3
+        elif st.progress != NULL:
+            r = _py_call4(st.progress, "Liii", st.nodes, st.cur_card, st.cur_lo, st.cur_hi)
+            if r == NULL:
+                st.abort = 1
+            Py_XDECREF(r)
     if not st.abort and st.node_limit and st.nodes >= st.node_limit:
         st.abort = 2
     return st.abort
@@ -1763,7 +1786,8 @@ cdef int _playout(SolverState* st0) noexcept nogil:
 cdef int _solve_value(SolverState* st) noexcept nogil:
     """f for the position in st: null-window tests from a greedy playout's value, each
     next target one past the bound the last test proved (tests around the value are
-    needed anyway; this skips most others)."""
+    needed anyway; this skips most others). Stopped (st.abort): -1, with the bounds the
+    finished tests proved in st.cur_lo and st.cur_hi."""
     cdef int lo = 0
     cdef int hi = st.tricks_left
     cdef int t = _playout(st)
@@ -1793,6 +1817,8 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     # 147 26.7M -> 13.4M), the totals 1.7% lower; budgets of 256K, 512K and 4M nodes
     # measured worse or no better.
     budget = st.trump >= 0
+    st.cur_lo = lo
+    st.cur_hi = hi
     while lo < hi:
         if t <= lo:
             t = lo + 1
@@ -1817,29 +1843,43 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
         else:
             hi = b
             t = b
+        st.cur_lo = lo
+        st.cur_hi = hi
     return lo
 
 
 # ---------------------------------------------------------------- Python-facing surface
 
 class SearchLimit(RuntimeError):
-    """A solve stopped at its node limit (``max_nodes``) before finding the value."""
+    """A solve stopped at its node limit (``max_nodes``) or deadline before finding the
+    value; ``bounds`` holds what it proved: ``(lo, hi)`` for a value, a list of
+    ``(card, lo, hi)`` for per-card values."""
+
+    def __init__(self, message, bounds=None):
+        super().__init__(message)
+        self.bounds = bounds
 
 
 cdef class Solver:
     """Double-dummy solver for 3-5-8 positions (one player against the other two).
 
     The transposition table (``tt_mb`` megabytes) is kept between calls; results do not
-    depend on its size.
+    depend on its size. Every ``check_every`` nodes the search looks at Ctrl-C, the
+    deadline and the node limit, and calls the progress callback.
     """
     cdef SolverState st
     cdef size_t tt_size
     cdef bint busy
 
-    def __cinit__(self, int tt_mb=64):
+    def __cinit__(self, int tt_mb=64, *, int64_t check_every=65536):
         cdef size_t nbytes, nbuckets
         if tt_mb < 1:
             raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
+        if check_every < 1:
+            raise ValueError(f"check_every must be at least 1, not {check_every}")
+        # Every check takes the GIL and reads the clock: 65,536 nodes is a few milliseconds
+        # of search, so a deadline is kept to about that, at no measurable cost.
+        self.st.check_every = check_every
         nbytes = <size_t>tt_mb << 20
         nbuckets = nbytes // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
         self.tt_size = nbuckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
@@ -1856,7 +1896,7 @@ cdef class Solver:
         self.st.nodes = 0
         self.busy = False
 
-    def __init__(self, int tt_mb=64):
+    def __init__(self, int tt_mb=64, *, int64_t check_every=65536):
         pass
 
     def __dealloc__(self):
@@ -1957,7 +1997,7 @@ cdef class Solver:
         self.st.misere = contract == NO_TRICKS
         self.st.mink = 3 if self.st.misere else 1
         self.st.abort = 0
-        self.st.check_at = self.st.nodes + CHECK_INTERVAL
+        self.st.check_at = self.st.nodes + self.st.check_every
         return 0
 
     cdef void _set_player(self, int player) noexcept nogil:
@@ -1966,58 +2006,91 @@ cdef class Solver:
         # key bits 44-49: player (2) | contract (3) | void rule (1); leader at 50-51.
         self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 44
 
-    cdef int _raise_abort(self) except -1:
+    cdef void _limits(self, int64_t max_nodes, double deadline, progress) noexcept:
+        # A node budget is deterministic (the same stop on any machine); a deadline is not.
+        # progress is a borrowed reference: the caller's argument keeps it alive.
+        self.st.node_limit = self.st.nodes + max_nodes if max_nodes > 0 else 0
+        self.st.deadline = deadline if deadline > 0 else 0
+        self.st.progress = <PyObject*>progress if progress is not None else NULL
+        self.st.cur_card = -1
+
+    cdef int _leave(self) except -1:
+        """End a call: a signal or an error in the progress callback is raised; a node
+        limit or a deadline is not (the caller answers with bounds)."""
         self.busy = False
-        if self.st.abort == 2:
-            raise SearchLimit(f"the node limit was reached after {self.st.nodes} nodes")
-        if PyErr_Occurred() != NULL:
-            return -1
-        raise KeyboardInterrupt
+        self.st.progress = NULL
+        if self.st.abort == 1:
+            if PyErr_Occurred() != NULL:
+                return -1
+            raise KeyboardInterrupt
+        return 0
 
-    def value(self, hands, int leader, trick, int contract, int void_rule, int player,
-              *, int64_t max_nodes=0):
-        """The player's double-dummy value from this position on (trick in progress counts).
+    cdef str _stop_reason(self):
+        if self.st.abort == 3:
+            return f"the deadline was reached after {self.st.nodes} nodes"
+        return f"the node limit was reached after {self.st.nodes} nodes"
 
-        Trump and no-trump: most tricks the player can guarantee against the other two.
-        No-tricks: fewest tricks the player can guarantee not to exceed.
+    cdef int _start(self, hands, int leader, trick, int contract, int void_rule,
+                    int64_t max_nodes, double deadline, progress) except -1:
+        self._enter()
+        try:
+            self._load(hands, leader, trick, contract, void_rule)
+        except BaseException:
+            self.busy = False
+            raise
+        self._limits(max_nodes, deadline, progress)
+        return 0
+
+    def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,
+               *, int64_t max_nodes=0, double deadline=0, progress=None):
+        """``(lo, hi)`` with lo <= the player's value <= hi (see :meth:`value`); exact when
+        lo == hi, which it always is without a limit.
+
+        The search stops after ``max_nodes`` more nodes (0: no limit) or once
+        ``time.monotonic()`` reaches ``deadline`` (0: none), both looked at every 65,536
+        nodes, and then answers with the bounds it proved. ``progress``, if given, is
+        called at those checks as ``progress(nodes, -1, lo, hi)``. What the table holds
+        stays valid: asking again goes on from what was learnt.
         """
         cdef int v
         if player < 0 or player > 2:
             raise ValueError(f"player must be 0-2, not {player}")
-        self._enter()
-        try:
-            self._load(hands, leader, trick, contract, void_rule)
-        except BaseException:
-            self.busy = False
-            raise
-        # A deterministic budget (unlike a clock): SearchLimit once max_nodes more nodes
-        # are searched; the table keeps only what was proven, so the Solver stays usable.
-        self.st.node_limit = self.st.nodes + max_nodes if max_nodes > 0 else 0
+        self._start(hands, leader, trick, contract, void_rule, max_nodes, deadline, progress)
         self._set_player(player)
         with nogil:
             v = _solve_value(&self.st)
+        self._leave()
         if self.st.abort:
-            self._raise_abort()
-        self.busy = False
-        return v
+            return (self.st.cur_lo, self.st.cur_hi)
+        return (v, v)
 
-    def move_values(self, hands, int leader, trick, int contract, int void_rule,
-                    *, int64_t max_nodes=0):
-        """(card id, mover's value after playing it) for every legal card, ascending card id."""
+    def value(self, hands, int leader, trick, int contract, int void_rule, int player,
+              *, int64_t max_nodes=0, double deadline=0):
+        """The player's double-dummy value from this position on (trick in progress counts).
+
+        Trump and no-trump: most tricks the player can guarantee against the other two.
+        No-tricks: fewest tricks the player can guarantee not to exceed. Stopped by
+        ``max_nodes`` or ``deadline`` (see :meth:`bounds`): SearchLimit, with the bounds.
+        """
+        lo, hi = self.bounds(hands, leader, trick, contract, void_rule, player,
+                             max_nodes=max_nodes, deadline=deadline)
+        if lo != hi:
+            raise SearchLimit(self._stop_reason(), (lo, hi))
+        return lo
+
+    def move_bounds(self, hands, int leader, trick, int contract, int void_rule,
+                    *, int64_t max_nodes=0, double deadline=0, progress=None):
+        """``(card id, lo, hi)`` for every legal card, ascending card id: lo <= the mover's
+        value after playing it <= hi. Limits as in :meth:`bounds`, for all the cards
+        together (a card not reached gets the bounds of no search); ``progress`` is called
+        as ``progress(nodes, card, lo, hi)``."""
         cdef SolverState* st = &self.st
-        cdef int nt, mover, L, card, w, i, nreps, saved_left, v, t0, t1
+        cdef int nt, mover, L, card, w, i, nreps, saved_left, v, t0, t1, won, lo, hi
         cdef uint64_t inplay, legal, reps, hand, bit, legal_left
         cdef int repcards[16]
-        cdef int repvals[16]
-        self._enter()
-        try:
-            self._load(hands, leader, trick, contract, void_rule)
-        except BaseException:
-            self.busy = False
-            raise
-        # A deterministic budget (unlike a clock): SearchLimit once max_nodes more nodes
-        # are searched; the table keeps only what was proven, so the Solver stays usable.
-        self.st.node_limit = self.st.nodes + max_nodes if max_nodes > 0 else 0
+        cdef int replo[16]
+        cdef int rephi[16]
+        self._start(hands, leader, trick, contract, void_rule, max_nodes, deadline, progress)
         nt = st.ntrick
         L = st.leader
         mover = (L + nt) % 3
@@ -2025,7 +2098,7 @@ cdef class Solver:
         t1 = st.trick[1]
         hand = st.hands[mover]
         if hand == 0:
-            self.busy = False
+            self._leave()
             return []
         self._set_player(mover)
         inplay = st.hands[0] | st.hands[1] | st.hands[2]
@@ -2041,15 +2114,26 @@ cdef class Solver:
                 bit = (<uint64_t>1) << card
                 st.hands[mover] ^= bit
                 st.trick[nt] = card
+                st.cur_card = card
+                won = 0
                 if nt == 2:
+                    # The card completes the trick: the rest is a new position.
                     w = (L + trick_winner_c(st.trick, 3, st.trump)) % 3
+                    won = w == mover
                     saved_left = st.tricks_left
                     st.leader = w
                     st.ntrick = 0
                     st.tricks_left = saved_left - 1
-                    v = _solve_value(st)
-                    if w == mover:
-                        v += 1
+                    lo = 0
+                    hi = st.tricks_left
+                    if not st.abort:
+                        v = _solve_value(st)
+                        if st.abort:
+                            lo = st.cur_lo
+                            hi = st.cur_hi
+                        else:
+                            lo = v
+                            hi = v
                     st.tricks_left = saved_left
                     st.leader = L
                     st.ntrick = 2
@@ -2057,17 +2141,23 @@ cdef class Solver:
                     st.trick[1] = t1
                 else:
                     st.ntrick = nt + 1
-                    v = _solve_value(st)
+                    lo = 0
+                    hi = st.tricks_left
+                    if not st.abort:
+                        v = _solve_value(st)
+                        if st.abort:
+                            lo = st.cur_lo
+                            hi = st.cur_hi
+                        else:
+                            lo = v
+                            hi = v
                     st.ntrick = nt
                 st.hands[mover] ^= bit
                 repcards[nreps] = card
-                repvals[nreps] = v
+                replo[nreps] = lo + won
+                rephi[nreps] = hi + won
                 nreps += 1
-                if st.abort:
-                    break
-        if st.abort:
-            self._raise_abort()
-        self.busy = False
+        self._leave()
         out = []
         i = 0
         legal_left = legal
@@ -2076,5 +2166,15 @@ cdef class Solver:
             legal_left &= legal_left - 1
             while repcards[i] < card:
                 i += 1
-            out.append((card, repvals[i]))
+            out.append((card, replo[i], rephi[i]))
         return out
+
+    def move_values(self, hands, int leader, trick, int contract, int void_rule,
+                    *, int64_t max_nodes=0, double deadline=0):
+        """(card id, mover's value after playing it) for every legal card, ascending card id.
+        Stopped by ``max_nodes`` or ``deadline``: SearchLimit, with the per-card bounds."""
+        out = self.move_bounds(hands, leader, trick, contract, void_rule,
+                               max_nodes=max_nodes, deadline=deadline)
+        if any(lo != hi for _, lo, hi in out):
+            raise SearchLimit(self._stop_reason(), out)
+        return [(card, lo) for card, lo, _ in out]

@@ -1,7 +1,7 @@
 # Stubs for the compiled core (src/_core358.pyx). Card id = suit * 16 + rank; card sets are
 # bitboards (int); contracts 0-3 trump suit S H D C, 4 no-trump, 5 no-tricks; void rule
 # 0 house, 1 kurnik.
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from typing_extensions import disjoint_base
 
@@ -18,7 +18,20 @@ def random_deals(n: int, seed: int, contract: int, void_rule: int = 0) -> tuple[
 class Solver:
     """Double-dummy solver: one player against the other two; the table is kept between calls."""
 
-    def __init__(self, tt_mb: int = 64) -> None: ...
+    def __init__(self, tt_mb: int = 64, *, check_every: int = 65536) -> None: ...
+    def bounds(
+        self,
+        hands: tuple[int, int, int],
+        leader: int,
+        trick: Sequence[int],
+        contract: int,
+        void_rule: int,
+        player: int,
+        *,
+        max_nodes: int = 0,
+        deadline: float = 0.0,
+        progress: Callable[[int, int, int, int], object] | None = None,
+    ) -> tuple[int, int]: ...
     def value(
         self,
         hands: tuple[int, int, int],
@@ -29,7 +42,20 @@ class Solver:
         player: int,
         *,
         max_nodes: int = 0,
+        deadline: float = 0.0,
     ) -> int: ...
+    def move_bounds(
+        self,
+        hands: tuple[int, int, int],
+        leader: int,
+        trick: Sequence[int],
+        contract: int,
+        void_rule: int,
+        *,
+        max_nodes: int = 0,
+        deadline: float = 0.0,
+        progress: Callable[[int, int, int, int], object] | None = None,
+    ) -> list[tuple[int, int, int]]: ...
     def move_values(
         self,
         hands: tuple[int, int, int],
@@ -39,6 +65,7 @@ class Solver:
         void_rule: int,
         *,
         max_nodes: int = 0,
+        deadline: float = 0.0,
     ) -> list[tuple[int, int]]: ...
     @property
     def nodes(self) -> int: ...
@@ -48,4 +75,9 @@ class Solver:
     def clear(self) -> None: ...
 
 class SearchLimit(RuntimeError):
-    """A solve stopped at its node limit (``max_nodes``) before finding the value."""
+    """A solve stopped at its node limit or deadline; ``bounds`` holds what it proved."""
+
+    bounds: tuple[int, int] | list[tuple[int, int, int]] | None
+    def __init__(
+        self, message: str, bounds: tuple[int, int] | list[tuple[int, int, int]] | None = None
+    ) -> None: ...

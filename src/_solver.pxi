@@ -194,7 +194,7 @@ cdef struct SolverState:
     int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
     double deadline         # stop (abort 3) once time.monotonic() reaches this; 0: none
     int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
-                            # limit, 3: the deadline
+                            # limit, 3: the deadline (4: move_bounds skips a card)
     int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
     int cur_hi              # tests proved (its answer when stopped)
     int cur_card            # the card being valued (move_bounds), -1 for a player's value
@@ -2079,13 +2079,17 @@ cdef class Solver:
         return lo
 
     def move_bounds(self, hands, int leader, trick, int contract, int void_rule,
-                    *, int64_t max_nodes=0, double deadline=0, progress=None):
+                    *, int64_t max_nodes=0, double deadline=0, progress=None,
+                    int64_t per_card=0, uint64_t only=0):
         """``(card id, lo, hi)`` for every legal card, ascending card id: lo <= the mover's
         value after playing it <= hi. Limits as in :meth:`bounds`, for all the cards
-        together (a card not reached gets the bounds of no search); ``progress`` is called
-        as ``progress(nodes, card, lo, hi)``."""
+        together (a card not reached gets the bounds of no search); ``per_card`` (if not 0)
+        is also a node budget for each card's search alone, and ``only`` (if not 0) a card
+        set outside which cards are not searched (they get the bounds of no search).
+        ``progress`` is called as ``progress(nodes, card, lo, hi)``."""
         cdef SolverState* st = &self.st
         cdef int nt, mover, L, card, w, i, nreps, saved_left, v, t0, t1, won, lo, hi
+        cdef int64_t limit
         cdef uint64_t inplay, legal, reps, hand, bit, legal_left
         cdef int repcards[16]
         cdef int replo[16]
@@ -2107,6 +2111,7 @@ cdef class Solver:
         legal = legal_mask(hand, card_suit(st.trick[0]) if nt else -1, st.trump, st.void_rule)
         reps = _run_tops(hand, DECK & ~inplay) & legal
         nreps = 0
+        limit = st.node_limit
         with nogil:
             while reps:
                 card = lowest_card(reps)
@@ -2116,6 +2121,10 @@ cdef class Solver:
                 st.trick[nt] = card
                 st.cur_card = card
                 won = 0
+                if only and not (only & bit):
+                    st.abort = st.abort or 4    # not searched: the bounds of no search
+                elif per_card > 0 and (limit == 0 or st.nodes + per_card < limit):
+                    st.node_limit = st.nodes + per_card
                 if nt == 2:
                     # The card completes the trick: the rest is a new position.
                     w = (L + trick_winner_c(st.trick, 3, st.trump)) % 3
@@ -2157,6 +2166,10 @@ cdef class Solver:
                 replo[nreps] = lo + won
                 rephi[nreps] = hi + won
                 nreps += 1
+                # A card's own budget or a card left out stops only that card.
+                st.node_limit = limit
+                if st.abort == 4 or (st.abort == 2 and (limit == 0 or st.nodes < limit)):
+                    st.abort = 0
         self._leave()
         out = []
         i = 0

@@ -104,15 +104,23 @@ def test_endgame_values_and_reviews_match_the_reference(seed):
             assert lost[seat] == sum(r.lost for r in analysis.reviews if r.seat == seat)
 
 
+def exact(number, tricks, scores):
+    return TrickValues(number, tricks, scores, tuple((s, s) for s in scores))
+
+
 def test_lost_adds_up_the_drops():
     values = (
-        TrickValues(14, (8, 5, 3), (0, 0, 0)),
-        TrickValues(15, (7, 6, 3), (-1, 1, 0)),
-        TrickValues(16, (8, 5, 3), (0, 0, 0)),
-        TrickValues(17, (7, 5, 4), (-1, 0, 1)),
+        exact(14, (8, 5, 3), (0, 0, 0)),
+        exact(15, (7, 6, 3), (-1, 1, 0)),
+        exact(16, (8, 5, 3), (0, 0, 0)),
+        exact(17, (7, 5, 4), (-1, 0, 1)),
     )
     a = DealReview(1, Contract.HEARTS, values, (), 14, 0.0)
     assert a.lost() == (2, 1, 0)
+    # A trick cut short by the deadline (intervals) counts no drop into or out of it.
+    cut = TrickValues(13, (None, 5, None), (None, 0, None), ((-2, 0), (0, 0), (-1, 1)))
+    b = DealReview(1, Contract.HEARTS, (cut, *values), (), 13, 0.0)
+    assert b.lost() == (2, 1, 0) and not b.complete and not cut.exact
     review = PlayReview(15, 0, CardSet.parse("AS").highest(), -1, 0, ())
     assert review.lost == 1
 

@@ -89,7 +89,11 @@ def expected(text):
     players = {}
     for role in Role:
         tricks = pos.taken[role] + reference_value(*args, int(role))
-        players[role.label] = {"tricks": tricks, "score": score(role, tricks)}
+        players[role.label] = {
+            "tricks": tricks,
+            "score": score(role, tricks),
+            "bounds": [tricks, tricks],
+        }
     mover = pos.to_move
     moves = []
     for cid, v in reference_move_values(*args):
@@ -177,7 +181,9 @@ def test_json_shape_and_values(runner, files):
     assert data["contract"] == "hearts"
     assert data["to_move"] == pos.to_move.label == "chooser"
     assert data["players"] == players
-    assert data["moves"] == [{"card": str(c), "tricks": t, "score": s} for c, t, s in moves]
+    assert data["moves"] == [
+        {"card": str(c), "tricks": t, "score": s, "bounds": [t, t]} for c, t, s in moves
+    ]
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
     assert "\x1b" not in result.stdout
     assert result.stderr == ""  # no spinner when stderr is not a terminal
@@ -211,7 +217,7 @@ def test_finished_position(runner, files):
     )
     data = json.loads(runner.invoke(["solve", "--json", "done.toml"]).stdout)
     assert data["to_move"] is None and data["moves"] == []
-    assert data["players"]["chooser"] == {"tricks": 9, "score": 1}
+    assert data["players"]["chooser"] == {"tricks": 9, "score": 1, "bounds": [9, 9]}
     human = runner.invoke(["solve", "done.toml"])
     assert human.exit_code == 0 and "all cards played" in human.stdout
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from reference_solver import reference_move_values, reference_value
-from ts358 import Card, CardSet, Contract, Role, VoidRule
+from ts358 import Card, CardSet, Contract, Role, VoidRule, _core358
 from ts358.analysis.solve import SolveResult, new_solver, solve
 from ts358.position import Position
 
@@ -210,7 +210,7 @@ def test_result_is_frozen_and_serialisable(solver):
     data = result.to_dict()
     assert set(data) == {"contract", "to_move", "players", "moves", "nodes", "seconds"}
     assert data["contract"] == "spades" and data["to_move"] == "chooser"
-    assert data["players"]["chooser"] == {"tricks": 8, "score": 0}
+    assert data["players"]["chooser"] == {"tricks": 8, "score": 0, "bounds": [8, 8]}
     assert [m["card"] for m in data["moves"]] == ["AS", "KS"]
     assert isinstance(data["nodes"], int) and data["nodes"] > 0
     assert data["seconds"] >= 0
@@ -223,3 +223,66 @@ def test_result_is_frozen_and_serialisable(solver):
 def test_solve_rejects_other_types():
     with pytest.raises(TypeError):
         solve("contract = 'hearts'")
+
+
+# ---------------------------------------------------------------------- budgets and bounds
+
+
+def midgame(seed, contract):
+    """A position 10 tricks from the end, reached by random legal play."""
+    pos = Position.random(seed, contract)
+    rng = random.Random(seed)
+    while pos.tricks_left > 10:
+        pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+    return pos
+
+
+@pytest.mark.parametrize("contract", list(Contract))
+def test_a_node_budget_gives_sound_intervals(contract):
+    stopped = 0
+    rng = random.Random(int(contract))
+    for seed in range(6):
+        pos = midgame(100 + seed, contract)
+        exact = solve(pos, solver=new_solver(4))
+        budget = rng.randint(1, max(1, exact.nodes))
+        cut = solve(pos, solver=_core358.Solver(4, check_every=64), max_nodes=budget)
+        assert cut.stopped in (None, "node limit") and (cut.stopped is None) == cut.exact
+        for want, got in zip(exact.players, cut.players):
+            assert got.bounds[0] <= want.tricks <= got.bounds[1]
+            assert got.score_bounds[0] <= want.score <= got.score_bounds[1]
+            assert (got.tricks, got.score) == (
+                (want.tricks, want.score) if got.exact else (None, None)
+            )
+        for want, got in zip(exact.moves, cut.moves):
+            assert want.card == got.card and got.bounds[0] <= want.tricks <= got.bounds[1]
+            if want.best:  # a best card is never ruled out by the bounds
+                assert got.best
+        for m in cut.moves:  # a card not marked best is beaten for sure by another
+            if not m.best:
+                assert any(o.score_bounds[0] > m.score_bounds[1] for o in cut.moves)
+        data = cut.to_dict()
+        for p in cut.players:
+            entry = data["players"][p.role.label]
+            assert entry["bounds"] == list(p.bounds) and entry["tricks"] == p.tricks
+        stopped += not cut.exact
+    assert stopped >= 2
+
+
+def test_a_time_limit_stops_a_hard_solve_and_says_so():
+    pos = Position.random(81, Contract.NO_TRICKS)
+    seen = []
+    cut = solve(pos, time_limit=0.3, tt_mb=16, progress=seen.append)
+    assert cut.stopped == "time limit" and not cut.exact
+    assert cut.seconds < 30  # not a timing test: bench/ measures how well limits are kept
+    lows = [m.bounds[0] for m in cut.moves]
+    assert all(lo >= 0 for lo in lows) and all(m.bounds[1] <= 16 for m in cut.moves)
+    assert seen and all(isinstance(s.target, str) and s.nodes >= 0 for s in seen)
+    assert {s.target for s in seen} <= {f"card {m.card}" for m in cut.moves} | {
+        r.label for r in Role
+    }
+
+
+@pytest.mark.parametrize("limits", [{"time_limit": 0}, {"time_limit": -1.0}, {"max_nodes": 0}])
+def test_limits_must_be_positive(limits):
+    with pytest.raises(ValueError):
+        solve(Position.random(1, Contract.HEARTS), **limits)

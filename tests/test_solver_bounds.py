@@ -142,3 +142,33 @@ def test_a_deadline_stops_the_search_inside_it():
         solver.value(hands, 0, [], NO_TRICKS, 0, 0, deadline=time.monotonic() + 0.05)
     lo2, hi2 = info.value.bounds
     assert lo2 >= lo and hi2 <= hi  # the table kept what the first stop proved
+
+
+def test_per_card_budgets_and_left_out_cards():
+    rng = random.Random(8)
+    checked = 0
+    for hands, leader, contract, void, _ in positions(8, 40):
+        exact = dict(_core358.Solver(4).move_values(hands, leader, [], contract, void))
+        if len(exact) < 3:
+            continue
+        mover = leader
+        n = bin(hands[mover]).count("1")
+        # Leave out a whole suit: equal cards (one suit) share the value of the one searched.
+        suit = rng.choice(sorted({c >> 4 for c in exact}))
+        only = sum(1 << c for c in exact if c >> 4 != suit)
+        if not only:
+            continue  # one suit only (0 would mean every card)
+        got = _core358.Solver(4, check_every=64).move_bounds(
+            hands, leader, [], contract, void, per_card=rng.randint(1, 3000), only=only
+        )
+        for card, lo, hi in got:
+            assert lo <= exact[card] <= hi
+            if card >> 4 == suit:
+                assert (lo, hi) == (0, n)  # not searched: the bounds of no search
+        # Each card's own budget stops only that card: with an ample one, all are exact.
+        full = _core358.Solver(4, check_every=64).move_bounds(
+            hands, leader, [], contract, void, per_card=10**9
+        )
+        assert {card: lo for card, lo, hi in full if lo == hi} == exact
+        checked += 1
+    assert checked > 20

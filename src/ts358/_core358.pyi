@@ -55,6 +55,8 @@ class Solver:
         max_nodes: int = 0,
         deadline: float = 0.0,
         progress: Callable[[int, int, int, int], object] | None = None,
+        per_card: int = 0,
+        only: int = 0,
     ) -> list[tuple[int, int, int]]: ...
     def move_values(
         self,

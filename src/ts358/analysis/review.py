@@ -9,10 +9,12 @@ drops over a trick are the tricks that player lost against double dummy. For the
 asked for (the human), the position before each of their plays is solved card by card,
 which gives the best alternative to each card that lost something.
 
-Solving the early tricks of a full deal takes from milliseconds to seconds; pass
-``deadline`` (a :func:`time.monotonic` value) to stop early. Tricks are solved from the last
-to the first (the cheap end first), so a cut-short analysis covers the end of the deal and
-says from which trick on (:attr:`DealReview.first_trick`).
+Solving the early tricks of a full deal takes from milliseconds to minutes; pass
+``deadline`` (a :func:`time.monotonic` value) to stop in time: it is kept inside the
+searches, to a few milliseconds. Tricks are solved from the last to the first (the cheap end
+first), so a cut-short review covers the end of the deal and says from which trick on
+(:attr:`DealReview.first_trick`); the trick the deadline fell in is given as the intervals
+of scores proven by then.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ts358.analysis.solve import new_solver, solve
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult
 from ts358.position import Position
-from ts358.rules import Contract, Role, VoidRule, triple
+from ts358.rules import Contract, Role, Triple, VoidRule, triple
 
 __all__ = ["DealReview", "PlayReview", "TrickValues", "play_positions", "review_deal"]
 
@@ -35,12 +37,20 @@ __all__ = ["DealReview", "PlayReview", "TrickValues", "play_positions", "review_
 class TrickValues:
     """Each seat's double-dummy value at the start of trick ``number`` (1-16; 17 = the end).
 
-    ``tricks`` and ``scores`` are by match seat: total tricks for the deal and its score.
+    ``tricks`` and ``scores`` are by match seat: total tricks for the deal and its score,
+    None where the deadline cut the solve short; ``score_bounds`` are the scores proven
+    (equal where exact).
     """
 
     number: int
-    tricks: tuple[int, int, int]
-    scores: tuple[int, int, int]
+    tricks: Triple[int | None]
+    scores: Triple[int | None]
+    score_bounds: Triple[tuple[int, int]]
+
+    @property
+    def exact(self) -> bool:
+        """Whether every seat's value is exact."""
+        return all(s is not None for s in self.scores)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,15 +103,18 @@ class DealReview:
 
     @property
     def complete(self) -> bool:
-        return self.first_trick == 1
+        """Whether every trick was reviewed exactly."""
+        return self.first_trick == 1 and all(v.exact for v in self.values)
 
     def lost(self) -> tuple[int, int, int]:
         """Tricks each seat lost against double dummy over the analysed tricks: the sum of
-        the drops of its value from one trick start to the next."""
+        the drops of its value from one trick start to the next (where both are exact)."""
         lost = [0, 0, 0]
         for before, after in zip(self.values, self.values[1:]):
             for seat in range(3):
-                lost[seat] += max(0, before.scores[seat] - after.scores[seat])
+                a, b = before.scores[seat], after.scores[seat]
+                if a is not None and b is not None:
+                    lost[seat] += max(0, a - b)
         return (lost[0], lost[1], lost[2])
 
     def mistakes(self) -> tuple[PlayReview, ...]:
@@ -168,7 +181,8 @@ def review_deal(
         void: the void rule the deal was played under.
         review: the seats whose every play is valued card by card.
         from_trick: analyse only this trick and the later ones (1-16).
-        deadline: a :func:`time.monotonic` time after which no new solve starts.
+        deadline: a :func:`time.monotonic` time at which the review stops, inside a
+            search if need be (the values of that trick are then intervals).
         progress: called as ``progress(done, total)`` after each solve.
         solver: a core solver to reuse (one is made otherwise).
     """
@@ -188,43 +202,52 @@ def review_deal(
     reviews: dict[tuple[int, int], PlayReview] = {}
     end = len(result.tricks) + 1
     first = end
+
+    def limit() -> float | None:
+        # Seconds left; a past deadline still lets the end of the deal (no search) be valued.
+        return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+
     for number in sorted(by_trick, reverse=True):
-        if deadline is not None and values and time.monotonic() > deadline:
+        left = limit()
+        if values and deadline is not None and time.monotonic() >= deadline:
             break
         pos = by_trick[number]
         # The solver's table is kept between solves: later positions of the same deal
         # share most of their subtrees, which makes the early tricks several times cheaper.
-        solved = solve(pos, moves=False, solver=solver)
-        tricks = tuple(solved.player(seat_role[s]).tricks for s in range(3))
-        scores = tuple(solved.player(seat_role[s]).score for s in range(3))
-        values[number] = TrickValues(number, triple(tricks), triple(scores))
+        solved = solve(pos, moves=False, solver=solver, time_limit=left)
+        values[number] = TrickValues(
+            number,
+            triple(solved.player(seat_role[s]).tricks for s in range(3)),
+            triple(solved.player(seat_role[s]).score for s in range(3)),
+            triple(solved.player(seat_role[s]).score_bounds for s in range(3)),
+        )
+        first = min(first, number)
         done += 1
         if progress:
             progress(done, total)
+        if not solved.exact:
+            break  # the deadline fell in this trick
         # The reviewed seats' plays in this trick.
         for n, seat, p in plays:
-            if n != number:
+            if n != number or (deadline is not None and time.monotonic() >= deadline):
                 continue
-            moved = solve(p, seat_role[seat], moves=True, solver=solver)
+            left = limit()
+            moved = solve(p, seat_role[seat], moves=True, solver=solver, time_limit=left)
+            done += 1
+            if progress:
+                progress(done, total)
+            if not moved.exact:
+                continue
             card = next(
                 result.tricks[n - 1].cards[i]
                 for i in range(3)
                 if result.tricks[n - 1].seat_of(i) == seat
             )
-            move = next(m for m in moved.moves if m.card is card)
-            best = max(m.score for m in moved.moves)
+            scores = {m.card: m.score for m in moved.moves if m.score is not None}
+            best = max(scores.values())
             reviews[(n, seat)] = PlayReview(
-                n,
-                seat,
-                card,
-                move.score,
-                best,
-                tuple(m.card for m in moved.moves if m.score == best),
+                n, seat, card, scores[card], best, tuple(c for c, s in scores.items() if s == best)
             )
-            done += 1
-            if progress:
-                progress(done, total)
-        first = min(first, number)
     ordered_values = tuple(values[n] for n in sorted(values))
     ordered_reviews = tuple(
         reviews[k]

@@ -27,12 +27,18 @@ Example (the dealer, void in spades, must trump the chooser's ace)::
 
 The search runs in the Cython core (``ts358._core358.Solver``); one :class:`Solver` keeps a
 transposition table, and can be passed to :func:`solve` to reuse its memory.
+
+A solve can be given a budget (``time_limit`` in seconds, ``max_nodes``): the search stops
+when it is spent and every value is then an interval of tricks that is always sound,
+``lo <= tricks <= hi``, exact when the two meet (:attr:`PlayerValue.exact`). Without a
+budget every value is exact.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ts358 import _core358
@@ -40,7 +46,15 @@ from ts358.cards import Card, CardSet
 from ts358.position import Position
 from ts358.rules import Contract, Role
 
-__all__ = ["MoveValue", "PlayerValue", "SolveResult", "new_solver", "solve"]
+FIRST_PASS_NODES = 1 << 16
+"""The node budget of each value in the first pass of a limited solve (doubled each pass)."""
+
+__all__ = ["MoveValue", "PlayerValue", "SolveProgress", "SolveResult", "new_solver", "solve"]
+
+
+def _score_bounds(role: Role, contract: Contract, lo: int, hi: int) -> tuple[int, int]:
+    a, b = role.score(contract, lo), role.score(contract, hi)
+    return (min(a, b), max(a, b))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,13 +64,23 @@ class PlayerValue:
     Attributes:
         role: the player.
         tricks: total tricks for the deal (already taken + guaranteed future tricks; in
-            no-tricks, the most tricks the player can be held to, i.e. the guaranteed ceiling).
-        score: the deal score for ``tricks`` (:meth:`Role.score`).
+            no-tricks, the most tricks the player can be held to, i.e. the guaranteed
+            ceiling); None when the solve stopped before it was exact.
+        score: the deal score for ``tricks`` (:meth:`Role.score`), or None.
+        bounds: ``(lo, hi)``: lo <= the exact value of ``tricks`` <= hi.
+        score_bounds: the scores those bounds allow, lowest first.
     """
 
     role: Role
-    tricks: int
-    score: int
+    tricks: int | None
+    score: int | None
+    bounds: tuple[int, int]
+    score_bounds: tuple[int, int]
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value is known exactly (the solve was not cut short before it)."""
+        return self.bounds[0] == self.bounds[1]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,16 +89,45 @@ class MoveValue:
 
     Attributes:
         card: the card.
-        tricks: the mover's guaranteed total tricks for the deal after playing it.
-        score: the mover's deal score for ``tricks``.
-        best: True when no other legal card gives the mover a better score (in no-tricks
-            fewer tricks are better; best = highest score in every contract).
+        tricks: the mover's guaranteed total tricks for the deal after playing it (None
+            when not exact).
+        score: the mover's deal score for ``tricks`` (None when not exact).
+        best: True when no other legal card is known to give the mover a better score (in
+            no-tricks fewer tricks are better; best = highest score in every contract). With
+            exact values: the cards of the highest score.
+        bounds: ``(lo, hi)`` of ``tricks``, as in :class:`PlayerValue`.
+        score_bounds: the scores those bounds allow, lowest first.
     """
 
     card: Card
-    tricks: int
-    score: int
+    tricks: int | None
+    score: int | None
     best: bool
+    bounds: tuple[int, int]
+    score_bounds: tuple[int, int]
+
+    @property
+    def exact(self) -> bool:
+        """Whether the card's value is known exactly."""
+        return self.bounds[0] == self.bounds[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveProgress:
+    """Where a long solve stands, for :func:`solve`'s ``progress`` callback.
+
+    Attributes:
+        target: what is being solved: a role's label (``"dealer"``) or a card of the player
+            to move (``"card 7H"``).
+        bounds: the total tricks proven so far for it, ``(lo, hi)``.
+        nodes: nodes searched so far in this solve.
+        seconds: time since the solve started.
+    """
+
+    target: str
+    bounds: tuple[int, int]
+    nodes: int
+    seconds: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,6 +144,8 @@ class SolveResult:
             called with ``moves=False``.
         nodes: search nodes visited (as counted by the core solver).
         seconds: wall-clock time of the solve.
+        stopped: why the solve was cut short (``"time limit"`` or ``"node limit"``), or
+            None when it ran to the end; values may be inexact only when it is not None.
     """
 
     position: Position
@@ -99,6 +154,12 @@ class SolveResult:
     moves: tuple[MoveValue, ...]
     nodes: int
     seconds: float
+    stopped: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether every value (players and moves) is exact."""
+        return all(p.exact for p in self.players) and all(m.exact for m in self.moves)
 
     def player(self, role: Role) -> PlayerValue:
         """The value of ``role``.
@@ -125,19 +186,29 @@ class SolveResult:
         """A JSON-ready dict, the shape printed by ``ts358 solve --json``::
 
             {"contract": "hearts", "to_move": "third",
-             "players": {"chooser": {"tricks": 9, "score": 1}, ...},
-             "moves": [{"card": "7H", "tricks": 4, "score": -1}, ...],
+             "players": {"chooser": {"tricks": 9, "score": 1, "bounds": [9, 9]}, ...},
+             "moves": [{"card": "7H", "tricks": 4, "score": -1, "bounds": [4, 4]}, ...],
              "nodes": 123456, "seconds": 0.012}
 
         ``to_move`` is null when the deal is over; ``moves`` is empty then, or when the
-        solve skipped per-card values.
+        solve skipped per-card values. A value that a time or node limit left inexact has
+        null ``tricks`` and ``score`` and its proven ``bounds``.
         """
         return {
             "contract": self.position.contract.label,
             "to_move": self.to_move.label if self.to_move is not None else None,
-            "players": {p.role.label: {"tricks": p.tricks, "score": p.score} for p in self.players},
+            "players": {
+                p.role.label: {"tricks": p.tricks, "score": p.score, "bounds": list(p.bounds)}
+                for p in self.players
+            },
             "moves": [
-                {"card": str(m.card), "tricks": m.tricks, "score": m.score} for m in self.moves
+                {
+                    "card": str(m.card),
+                    "tricks": m.tricks,
+                    "score": m.score,
+                    "bounds": list(m.bounds),
+                }
+                for m in self.moves
             ],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
@@ -156,6 +227,9 @@ def solve(
     *,
     solver: Any | None = None,
     tt_mb: int = 64,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    progress: Callable[[SolveProgress], object] | None = None,
 ) -> SolveResult:
     """Solve ``position`` double dummy.
 
@@ -168,19 +242,33 @@ def solve(
         solver: a ``ts358._core358.Solver`` to use (reuses its table and memory; its
             statistics are reset, its table is kept). None makes a fresh one.
         tt_mb: table size in megabytes for a fresh solver (ignored with ``solver``).
+        time_limit: stop after about this many seconds (the clock is read every 65,536
+            nodes, a few milliseconds of search); None: no limit.
+        max_nodes: stop after about this many nodes in all; None: no limit. Unlike a time
+            limit, the same budget stops at the same place on every machine.
+        progress: called a few hundred times a second during a long solve with a
+            :class:`SolveProgress` (the callback can throttle itself).
 
     Returns:
-        A :class:`SolveResult`. A position with no cards left is valid: every value is
-        the tricks already taken and there are no moves.
+        A :class:`SolveResult`. Without a limit every value is exact; with one, values the
+        search did not finish are sound intervals (``bounds``) and ``stopped`` says why. A
+        position with no cards left is valid: every value is the tricks already taken and
+        there are no moves.
 
     Raises:
         KeyboardInterrupt: on Ctrl-C during a long search (the core checks for signals).
+        ValueError: a limit that is not positive.
     """
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, not {type(position).__name__}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be positive, not {time_limit!r}")
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, not {max_nodes!r}")
     roles = tuple(Role) if player is None else (Role(player),)
     contract = position.contract
     start = time.perf_counter()
+    deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
 
     if position.is_over:
         players = tuple(_player_value(r, contract, position.taken[r]) for r in roles)
@@ -190,33 +278,150 @@ def solve(
         solver = new_solver(tt_mb)
     else:
         solver.reset_stats()
-    hands = tuple(h.mask for h in position.hands)
-    leader = int(position.leader)
-    trick = [c.id for c in position.trick]
-    code, void = int(contract), int(position.void)
+    args = (
+        tuple(h.mask for h in position.hands),
+        int(position.leader),
+        [c.id for c in position.trick],
+        int(contract),
+        int(position.void),
+    )
     mover = position.to_move
+    n = position.tricks_left
 
+    def budget() -> int:
+        """Nodes left of max_nodes (0: no limit; -1: spent)."""
+        if max_nodes is None:
+            return 0
+        left = max_nodes - int(solver.nodes)
+        return left if left > 0 else -1
+
+    def reporter(target: Callable[[int], str], taken: int) -> Any:
+        if progress is None:
+            return None
+
+        def report(nodes: int, card: int, lo: int, hi: int) -> None:
+            progress(
+                SolveProgress(
+                    target(card), (taken + lo, taken + hi), nodes, time.perf_counter() - start
+                )
+            )
+
+        return report
+
+    limited = time_limit is not None or max_nodes is not None
+    legal = [c.id for c in position.legal_moves()] if moves else []
+    cards: dict[int, tuple[int, int]] = dict.fromkeys(legal, (0, n))
+    future = {role: (0, n) for role in roles if not (moves and role is mover)}
+
+    def over() -> bool:
+        return (deadline > 0 and time.monotonic() >= deadline) or budget() < 0
+
+    # Without a limit: one exact search per value. With one: passes over every value not
+    # yet exact with a node budget each that doubles from pass to pass, so that when time
+    # runs out every value has been looked at (one value at a time would leave the last
+    # ones at the bounds of no search); the table keeps what each pass proved, and the
+    # bounds of the passes are intersected.
+    each = FIRST_PASS_NODES if limited else 0
+    while True:
+        open_cards = [cid for cid, (lo, hi) in cards.items() if lo < hi]
+        if open_cards and not (limited and over()):
+            raw = solver.move_bounds(
+                *args,
+                max_nodes=max(budget(), 0),
+                deadline=deadline,
+                progress=reporter(_card_label, position.taken[mover]),
+                per_card=each,
+                only=sum(1 << cid for cid in open_cards),
+            )
+            for cid, lo, hi in raw:
+                cards[cid] = _narrow(cards[cid], (lo, hi))
+        for role, known in future.items():
+            if known[0] < known[1] and not (limited and over()):
+                left = budget()
+                found = solver.bounds(
+                    *args,
+                    int(role),
+                    max_nodes=min(left, each) if left and each else (left or each),
+                    deadline=deadline,
+                    progress=reporter(_role_label(role), position.taken[role]),
+                )
+                future[role] = _narrow(known, found)
+        unfinished = any(lo < hi for lo, hi in (*cards.values(), *future.values()))
+        if not unfinished or not limited or over():
+            break
+        each *= 2
+    stopped = None
+    if unfinished:
+        stopped = "node limit" if budget() < 0 else "time limit"
     move_values: tuple[MoveValue, ...] = ()
-    future: dict[Role, int] = {}
     if moves:
-        raw = solver.move_values(hands, leader, trick, code, void)
-        taken = position.taken[mover]
-        entries = [(Card.from_id(cid), taken + v) for cid, v in raw]
-        scores = [mover.score(contract, t) for _, t in entries]
-        best = max(scores)
-        order = sorted(range(len(entries)), key=lambda i: (entries[i][0].suit, -entries[i][0].rank))
-        move_values = tuple(
-            MoveValue(entries[i][0], entries[i][1], scores[i], scores[i] == best) for i in order
-        )
-        # The mover picks their best card, so their value is the best card's value.
-        future[mover] = next(m.tricks for m in move_values if m.best) - taken
-    for role in roles:
-        if role not in future:
-            future[role] = solver.value(hands, leader, trick, code, void, int(role))
+        raw = [(cid, lo, hi) for cid, (lo, hi) in cards.items()]
+        move_values = _move_values(mover, contract, position.taken[mover], raw)
+        # The mover picks their best card: their value is that of the best card.
+        pick = min if contract is Contract.NO_TRICKS else max
+        future[mover] = (pick(lo for _, lo, _ in raw), pick(hi for _, _, hi in raw))
     seconds = time.perf_counter() - start
-    players = tuple(_player_value(r, contract, position.taken[r] + future[r]) for r in roles)
-    return SolveResult(position, players, mover, move_values, int(solver.nodes), seconds)
+    players = tuple(
+        _player_value(
+            r, contract, position.taken[r] + future[r][0], position.taken[r] + future[r][1]
+        )
+        for r in roles
+    )
+    return SolveResult(
+        position,
+        players,
+        mover,
+        move_values,
+        int(solver.nodes),
+        seconds,
+        stopped,
+    )
 
 
-def _player_value(role: Role, contract: Contract, tricks: int) -> PlayerValue:
-    return PlayerValue(role, tricks, role.score(contract, tricks))
+def _narrow(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """What two sound bounds of one value prove together."""
+    return (max(a[0], b[0]), min(a[1], b[1]))
+
+
+def _role_label(role: Role) -> Callable[[int], str]:
+    return lambda _card: role.label
+
+
+def _card_label(card: int) -> str:
+    return f"card {Card.from_id(card)}"
+
+
+def _player_value(role: Role, contract: Contract, lo: int, hi: int | None = None) -> PlayerValue:
+    hi = lo if hi is None else hi
+    exact = lo == hi
+    return PlayerValue(
+        role,
+        lo if exact else None,
+        role.score(contract, lo) if exact else None,
+        (lo, hi),
+        _score_bounds(role, contract, lo, hi),
+    )
+
+
+def _move_values(
+    mover: Role, contract: Contract, taken: int, raw: list[tuple[int, int, int]]
+) -> tuple[MoveValue, ...]:
+    """The per-card values in display order, each marked best unless another card is
+    known to score more."""
+    entries = []
+    for card_id, lo, hi in raw:
+        bounds = (taken + lo, taken + hi)
+        entries.append((Card.from_id(card_id), bounds, _score_bounds(mover, contract, *bounds)))
+    surely = max(scores[0] for _, _, scores in entries)  # the score some card is sure of
+    entries.sort(key=lambda e: (e[0].suit, -e[0].rank))
+    return tuple(
+        MoveValue(
+            card,
+            bounds[0] if bounds[0] == bounds[1] else None,
+            scores[0] if bounds[0] == bounds[1] else None,
+            scores[1] >= surely,
+            bounds,
+            scores,
+        )
+        for card, bounds, scores in entries
+    )

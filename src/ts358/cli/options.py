@@ -29,6 +29,7 @@ from ts358.rules import Contract, Role, VoidRule, check_match_length
 from ts358.session.texts import LANGUAGES
 
 __all__ = [
+    "MAX_SECONDS",
     "MAX_TABLE_MEGABYTES",
     "Deals",
     "Game",
@@ -43,6 +44,7 @@ __all__ = [
     "Scheduler",
     "Seed",
     "TableMegabytes",
+    "TimeLimit",
     "Workers",
     "game",
     "games",
@@ -55,6 +57,7 @@ __all__ = [
     "rule_set",
     "scheduler_address",
     "seconds",
+    "time_limit",
     "whole_number",
 ]
 
@@ -98,6 +101,20 @@ def seconds(text: str | float) -> float:
         raise typer.BadParameter(f"not a finite number: {text!r}")
     if value < 0:
         raise typer.BadParameter(f"must be at least 0, not {text}")
+    return value
+
+
+MAX_SECONDS = 1e6
+"""The longest time limit an option takes (11 days): anything longer is a typo."""
+
+
+def time_limit(text: str | float) -> float:
+    """A time limit in seconds: more than 0, at most :data:`MAX_SECONDS`."""
+    value = seconds(text)
+    if value <= 0:
+        raise typer.BadParameter(f"must be more than 0 seconds, not {text}")
+    if value > MAX_SECONDS:
+        raise typer.BadParameter(f"must be at most {MAX_SECONDS:g} seconds, not {text}")
     return value
 
 
@@ -286,6 +303,16 @@ Scheduler = Annotated[
         metavar="ADDRESS",
         parser=scheduler_address,
         help="Run on a Dask cluster, e.g. tcp://host:8786 (default: on this machine).",
+    ),
+]
+TimeLimit = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option(
+        "--time-limit",
+        metavar="SECONDS",
+        parser=time_limit,
+        help="Stop each solve after about this long and show what it proved: a range of "
+        "tricks where a value is not exact (default: no limit, exact values).",
     ),
 ]
 TableMegabytes = Annotated[

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,10 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ts358.analysis.solve import SolveResult, new_solver, solve
+from ts358.analysis.solve import SolveProgress, SolveResult, new_solver, solve
 from ts358.cards import Card, CardSet, Suit
 from ts358.cli.app import CommandError, app, signed
-from ts358.cli.options import Player, TableMegabytes
+from ts358.cli.options import Player, TableMegabytes, TimeLimit
 from ts358.position import Position, PositionError
 from ts358.rules import Contract, Role
 from ts358.session.texts import can_encode_symbols
@@ -60,11 +62,15 @@ SOLVE_HELP = _paragraphs(
     "tricks already taken; the score is tricks minus the obligation (chooser 8, third 5, "
     "dealer 3), or in no-tricks the limit (3, 5, 8) minus tricks. Every legal card of the "
     "player to move is listed with its value; the best ones are marked.",
+    "A full no-tricks deal can take minutes: --time-limit stops each solve in time and "
+    "shows what it proved, a range (7-9) where a value is not exact. On a terminal, stderr "
+    "shows what is being solved, the bounds so far and the node rate.",
     "--json prints one line per file: "
-    '{"contract", "to_move", "players": {ROLE: {"tricks", "score"}}, '
-    '"moves": [{"card", "tricks", "score"}, ...], "nodes", "seconds"}; '
-    "moves are in suit order S H D C, ranks high to low, and the list is empty with "
-    "--no-moves or when no cards are left (to_move is then null).",
+    '{"contract", "to_move", "players": {ROLE: {"tricks", "score", "bounds"}}, '
+    '"moves": [{"card", "tricks", "score", "bounds"}, ...], "nodes", "seconds"}; '
+    "bounds is [lo, hi] (lo = hi when exact); tricks and score are null when a value is "
+    "not exact. Moves are in suit order S H D C, ranks high to low, and the list is empty "
+    "with --no-moves or when no cards are left (to_move is then null).",
     FORMAT_HELP,
 )
 
@@ -151,7 +157,7 @@ def _render(console: Console, name: str, result: SolveResult, style: _Style) -> 
     values.add_column(what, justify="right")
     values.add_column("score", justify="right")
     for p in result.players:
-        values.add_row(p.role.label, str(p.tricks), signed(p.score))
+        values.add_row(p.role.label, _interval(p.bounds), _interval(p.score_bounds, signed))
     console.print()
     console.print(values)
 
@@ -165,19 +171,66 @@ def _render(console: Console, name: str, result: SolveResult, style: _Style) -> 
         moves.add_column("")
         for m in result.moves:
             mark = Text("best", style="bold green") if m.best else Text("")
-            moves.add_row(style.card(m.card), str(m.tricks), signed(m.score), mark)
+            if m.best and not m.exact:
+                mark = Text("best?", style="green")  # not ruled out: no card is sure to beat it
+            moves.add_row(
+                style.card(m.card), _interval(m.bounds), _interval(m.score_bounds, signed), mark
+            )
         console.print(moves)
+    if result.stopped is not None:
+        console.print(
+            Text(
+                f"The {result.stopped} was reached: a range (7-9) is what the search proved, "
+                "the exact value lies in it.",
+                style="yellow",
+            )
+        )
     console.print(Text(f"{result.nodes:,} nodes, {result.seconds:.3f} s", style="dim"))
 
 
-def _status(name: str) -> contextlib.AbstractContextManager[Any]:
-    """A spinner on stderr while a file is solved (a full no-tricks deal can take a minute),
-    shown only on a terminal and erased when the solve ends: stdout stays the results."""
-    if not sys.stderr.isatty():
-        return contextlib.nullcontext()
-    return Console(stderr=True, highlight=False).status(
-        f"solving {name} (Ctrl-C stops)", spinner="line"
-    )
+def _interval(bounds: tuple[int, int], show: Callable[[int], str] = str) -> str:
+    """A value, or the range the search proved for it: ``7``, ``7-9``, ``-1 to +1``."""
+    lo, hi = bounds
+    if lo == hi:
+        return show(lo)
+    if lo < 0 or show is not str:
+        return f"{show(lo)} to {show(hi)}"
+    return f"{lo}-{hi}"
+
+
+class _Progress:
+    """What a long solve is doing, on stderr, only when stderr is a terminal: the file, the
+    value being searched, the bounds proven so far and the node rate, a few times a second;
+    erased when the solve ends, so stdout stays the results."""
+
+    def __init__(self) -> None:
+        self.console = Console(stderr=True, highlight=False)
+        self.shown = self.console.is_terminal
+        self.name = ""
+        self.next = 0.0
+        self.status: Any = None
+
+    @contextlib.contextmanager
+    def solving(self, name: str) -> Iterator[Callable[[SolveProgress], None] | None]:
+        if not self.shown:
+            yield None
+            return
+        self.name = name
+        self.next = 0.0
+        with self.console.status(f"solving {name} (Ctrl-C stops)", spinner="line") as status:
+            self.status = status
+            yield self.update
+
+    def update(self, p: SolveProgress) -> None:
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + 0.2
+        rate = p.nodes / p.seconds / 1e6 if p.seconds > 0 else 0.0
+        self.status.update(
+            f"solving {self.name}: {p.target}, tricks {_interval(p.bounds)}, "
+            f"{p.nodes:,} nodes, {rate:.1f}M nodes/s (Ctrl-C stops)"
+        )
 
 
 @app.command(
@@ -210,6 +263,7 @@ def solve_command(
         ),
     ] = False,
     tt_mb: TableMegabytes = DEFAULT_TABLE_MEGABYTES,
+    time_limit: TimeLimit = None,
 ) -> None:
     # Help text: SOLVE_HELP, set on the command.
     # Read and check every file before the first (possibly long) search.
@@ -218,14 +272,22 @@ def solve_command(
     console = Console(file=stdout, highlight=False, soft_wrap=False)
     style = _Style(can_encode_symbols(stdout))
     solver = None
+    shown = _Progress()
     for name, position in positions:
         if not position.is_over:
             if solver is None:
                 solver = _new_solver(tt_mb)
             else:
                 solver.clear()
-        with _status("<stdin>" if name == "-" else name):
-            result = solve(position, player, moves=not no_moves, solver=solver)
+        with shown.solving("<stdin>" if name == "-" else name) as progress:
+            result = solve(
+                position,
+                player,
+                moves=not no_moves,
+                solver=solver,
+                time_limit=time_limit,
+                progress=progress,
+            )
         if as_json:
             stdout.write(json.dumps(result.to_dict()) + "\n")
             stdout.flush()

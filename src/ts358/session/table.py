@@ -15,7 +15,7 @@ from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ts358.analysis.review import DealReview
+from ts358.analysis.review import DealReview, TrickValues
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import DealResult
 from ts358.rules import Contract
@@ -308,13 +308,19 @@ def render_review(
     table.add_column(t("analysis.trick"), justify="right")
     for name in names:
         table.add_column(name, justify="right")
-    previous = None
+    previous: TrickValues | None = None
     for v in analysis.values:
         label = str(v.number) if v.number <= 16 else "="
         cells = []
         for s in range(3):
-            cell = Text(f"{v.scores[s]:+d}")
-            if previous is not None and previous.scores[s] > v.scores[s]:
+            score = v.scores[s]
+            if score is None:  # cut short by the time limit: what was proven
+                lo, hi = v.score_bounds[s]
+                cells.append(Text(f"{lo:+d}..{hi:+d}", style="dim"))
+                continue
+            cell = Text(f"{score:+d}")
+            before = previous.scores[s] if previous is not None else None
+            if before is not None and before > score:
                 cell.stylize("red")
                 cell.append(" !")  # a drop: the marker works without colour too
             cells.append(cell)

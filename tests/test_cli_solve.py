@@ -276,6 +276,11 @@ def test_missing_file(runner, files):
         (["solve", "--tt-mb", "lots", "small.toml"], ("'--tt-mb'", "not a whole number: 'lots'")),
         (["solve", "--tt-mb", "1.5", "small.toml"], ("'--tt-mb'", "'1.5'")),
         (["solve"], ("Missing argument 'FILE",)),
+        (["solve", "--time-limit", "0", "small.toml"], ("'--time-limit'", "more than 0")),
+        (["solve", "--time-limit", "-2", "small.toml"], ("'--time-limit'", "not -2")),
+        (["solve", "--time-limit", "soon", "small.toml"], ("'--time-limit'", "'soon'")),
+        (["solve", "--time-limit", "inf", "small.toml"], ("'--time-limit'", "'inf'")),
+        (["solve", "--time-limit", "1e9", "small.toml"], ("'--time-limit'", "at most")),
         (["deal", "--seed", "1", "--contract", "bridge"], ("'--contract'", "not a game: 'bridge'")),
         (["deal", "--seed", "1", "-c", ""], ("'--contract'", "not a game: ''")),
         (["deal", "--seed", "1", "--rules", "x"], ("'--rules'", "not a rule set: 'x'")),
@@ -413,3 +418,21 @@ def test_real_ctrl_c_during_a_long_solve_exits_130(files):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def test_time_limit_gives_bounds_in_json_and_ranges_in_tables(runner, files):
+    Path("hard.toml").write_text(Position.random(81, Contract.NO_TRICKS).to_toml())
+    result = runner.invoke(["solve", "--json", "--time-limit", "0.2", "hard.toml"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    inexact = [p for p in data["players"].values() if p["bounds"][0] < p["bounds"][1]]
+    assert inexact and all(p["tricks"] is None and p["score"] is None for p in inexact)
+    for m in data["moves"]:
+        lo, hi = m["bounds"]
+        assert 0 <= lo <= hi <= 16 and (m["tricks"] is None) == (lo < hi)
+    table = runner.invoke(["solve", "--time-limit", "0.2", "hard.toml"])
+    assert table.exit_code == 0 and "time limit was reached" in table.stdout
+    assert any(f"{lo}-{hi}" in table.stdout for p in inexact for lo, hi in [p["bounds"]])
+    # Without a limit the small position is exact: bounds equal, no note.
+    exact = runner.invoke(["solve", "--time-limit", "30", "small.toml"])
+    assert exact.exit_code == 0 and "time limit" not in exact.stdout

@@ -17,7 +17,7 @@ from cli_runner import run_cli
 from ts358.cards import CardSet
 from ts358.deal import format_decision
 from ts358.match import Match
-from ts358.players import make_player
+from ts358.players import PlayEstimate, make_player
 from ts358.rules import Rules
 from ts358.session.history import load_entries
 from ts358.session.saves import read_save
@@ -71,7 +71,8 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
 
     def fake_hint(view):
         calls.append(view)
-        return {card: float(i) for i, card in enumerate(view.options)}
+        # One layout cut short by time: the hint says its values are estimates.
+        return PlayEstimate({card: float(i) for i, card in enumerate(view.options)}, 3, 1)
 
     monkeypatch.setattr("ts358.session.play.strong_hint", fake_hint)
     plays = [i for i, (kind, view, _) in enumerate(steps) if kind is DecisionKind.PLAY]
@@ -96,6 +97,7 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     assert f"{bad_card.symbol()} is not allowed" in out
     assert len(calls) == 1 and calls[0].kind is DecisionKind.PLAY
     assert "Expected deal score per card" in out
+    assert "(estimates: 3 layouts solved, 1 cut short by time" in out
     assert "Commands (accepted at every prompt)" in out
     # Saved on quit: where, and how to go on, on stderr (not stdout).
     saves = list((home / "saves").glob("*.json"))

@@ -9,7 +9,14 @@ from reference_solver import reference_move_values
 from ts358 import CardSet, Role, Rules, VoidRule
 from ts358.deal import Deal, DealSetup
 from ts358.match import Match
-from ts358.players import Effort, HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
+from ts358.players import (
+    Effort,
+    HeuristicPlayer,
+    PlayEstimate,
+    RandomPlayer,
+    SamplingPlayer,
+    make_player,
+)
 from ts358.players.layouts import role_hands, sample_worlds
 from ts358.view import DecisionKind
 
@@ -143,12 +150,32 @@ def test_play_scores_average_exact_values_over_the_sampled_layouts(seed):
     assert isinstance(role, Role)
 
 
-def test_out_of_budget_the_rule_of_thumb_decides():
+def test_out_of_budget_the_bounds_decide_and_with_nothing_proven_the_rule_of_thumb():
     deal = run_deal_to(31, 0, 0)
     view = deal.view(0)
     broke = SamplingPlayer(5, effort=Effort(node_budget=1), tt_mb=1)
-    assert broke.play_scores(view) == {}
+    estimate = broke.estimate_play(view)
+    # One node: the layout is cut short at once, and counts by what its search proved.
+    assert estimate.solved == 0 and estimate.bounded == 1 and not estimate.exact
+    assert set(estimate.scores) == set(view.options)
+    best = max(estimate.scores.values())
+    assert estimate.scores[broke.decide(view)] == best
+    # No time at all: nothing is proven, the estimate is empty and the rule of thumb plays.
+    assert broke.estimate_play(view, time_limit=1e-9).scores == {}
+    broke.estimate_play = lambda view, time_limit=None: PlayEstimate({}, 0, 0)
     assert broke.decide(view) == HeuristicPlayer().decide(view)
+
+
+def test_bounded_layouts_count_by_the_middle_of_their_intervals():
+    deal = run_deal_to(31, 0, 0)
+    view = deal.view(0)
+    full = SamplingPlayer(5, effort=Effort(play_early=2, play_late=2), tt_mb=4)
+    exact = full.estimate_play(view)
+    assert exact.exact and exact.solved == 2
+    cut = SamplingPlayer(5, effort=Effort(play_early=2, play_late=2, node_budget=2000), tt_mb=4)
+    estimate = cut.estimate_play(view)
+    assert estimate.bounded >= 1 and estimate.solved + estimate.bounded <= 2
+    assert set(estimate.scores) == set(exact.scores)
 
 
 def test_out_of_budget_game_choice_and_discard_come_from_rollouts():

@@ -13,11 +13,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ts358.cards import Card
 from ts358.cli.app import CommandError, app
 from ts358.cli.options import Deals, Language, Level, RuleSet, Seed, seconds
 from ts358.match import Match
-from ts358.players import LEVELS
+from ts358.players import LEVELS, PlayEstimate
 from ts358.rules import Rules, VoidRule
 from ts358.session import play
 from ts358.session import texts as i18n
@@ -55,7 +54,7 @@ def _resume_path(text: str) -> Path:
     return saves[-1]
 
 
-def _hint(view: SeatView) -> dict[Card, float]:
+def _hint(view: SeatView) -> PlayEstimate:
     # Looked up at call time, so that tests can replace the strong hint.
     return play.strong_hint(view)
 

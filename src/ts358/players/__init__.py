@@ -5,12 +5,13 @@ from __future__ import annotations
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.random import RandomPlayer
-from ts358.players.sampling import Effort, SamplingPlayer
+from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer
 
 __all__ = [
     "LEVELS",
     "Effort",
     "HeuristicPlayer",
+    "PlayEstimate",
     "Player",
     "RandomPlayer",
     "SamplingPlayer",

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -46,7 +47,7 @@ from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option compared by _best_by_average
 
-__all__ = ["SamplingPlayer"]
+__all__ = ["Effort", "PlayEstimate", "SamplingPlayer"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,8 +57,10 @@ class Effort:
     The budget (solver nodes per decision) keeps decision times bounded on the few layouts
     that are very expensive to solve exactly (whole deals, no-tricks above all) while it
     stays deterministic, unlike a clock: the same seed and view give the same decision on
-    any machine. Layouts are solved in turn until the budget is spent; a layout whose solve
-    runs out of budget is left out, and with no layout solved the rule of thumb decides.
+    any machine. Layouts are solved in turn until the budget is spent. In play the layout
+    the budget runs out in counts by the bounds its search proved
+    (:meth:`SamplingPlayer.estimate_play`), and the rule of thumb decides only when nothing
+    was proven at all; for the game choice and the discard such a layout is left out.
     """
 
     play_early: int = 12  # layouts when holding more than `late_from` cards
@@ -90,13 +93,34 @@ class _Budget:
             self.left -= self.solver.nodes - before
 
 
+@dataclasses.dataclass(frozen=True)
+class PlayEstimate:
+    """Expected deal scores of the legal cards over sampled layouts.
+
+    Attributes:
+        scores: each legal card's average score (empty when nothing was proven).
+        solved: layouts solved exactly.
+        bounded: layouts cut short by the budget or the time, counted by their bounds.
+    """
+
+    scores: dict[Card, float]
+    solved: int
+    bounded: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether every layout counted was solved exactly (else the scores are estimates)."""
+        return self.bounded == 0
+
+
 class SamplingPlayer(Player):
     name = "sampling"
 
     def __init__(self, seed: int | None = 0, effort: Effort | None = None, tt_mb: int = 16) -> None:
         self.seed = 0 if seed is None else seed
         self.effort = effort or Effort()
-        self._solver = _core358.Solver(tt_mb)
+        # Checks at least as often as the budget is spent, so that a small budget is kept.
+        self._solver = _core358.Solver(tt_mb, check_every=min(1 << 16, self.effort.node_budget))
         self._rule_of_thumb = HeuristicPlayer()
 
     # ------------------------------------------------------------------ helpers
@@ -193,10 +217,16 @@ class SamplingPlayer(Player):
 
     # ------------------------------------------------------------------ decisions
 
-    def play_scores(self, view: SeatView) -> dict[Card, float]:
-        """The expected deal score of each legal card (``view.options``), averaged over the
-        layouts solved within the budget; what ``play`` maximises and what a hint shows.
-        Empty if not one layout could be solved in budget."""
+    def estimate_play(self, view: SeatView, time_limit: float | None = None) -> PlayEstimate:
+        """The expected deal score of each legal card (``view.options``) over the sampled
+        layouts: what ``play`` maximises and what a hint shows.
+
+        Layouts are solved in turn, sharing the node budget (and ``time_limit`` seconds, if
+        given). The layout the budget or the time runs out in is not dropped: the search
+        answers with the bounds it proved for each card, and the card counts with the middle
+        of its score interval (a card proven better than another stays better, and a card
+        nothing is known of counts the same as its neighbours). A layout where nothing at
+        all was proven counts for nothing; with no layout counted the estimate is empty."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
         effort = self.effort
         count = effort.play_late if len(view.hand) <= effort.late_from else effort.play_early
@@ -204,26 +234,45 @@ class SamplingPlayer(Player):
         leader = view.leader if view.leader is not None else view.seat
         trick = [c.id for c in view.trick]
         taken = view.taken[view.seat]
-        totals = {card.id: 0 for card in view.options}
-        budget = self._budget()
-        solved = 0
+        totals = dict.fromkeys((card.id for card in view.options), 0.0)
+        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
+        left = effort.node_budget
+        solved = bounded = 0
         for world in self._worlds(view, count):
-            values = budget.run(
-                "move_values",
+            if left <= 0 or (deadline and time.monotonic() >= deadline):
+                break
+            before = self._solver.nodes
+            raw = self._solver.move_bounds(
                 role_hands(view, world),
                 int(view.role_of(leader)),
                 trick,
                 int(view.game),
                 int(view.rules.void),
+                max_nodes=left,
+                deadline=deadline,
             )
-            if values is None:
-                break
-            for card_id, tricks in values:
-                totals[card_id] += role.score(view.game, taken + tricks)
-            solved += 1
-        if not solved:
-            return {}
-        return {Card.from_id(i): total / solved for i, total in totals.items()}
+            left -= self._solver.nodes - before
+            n = len(view.hand)
+            if all(lo == 0 and hi == n for _, lo, hi in raw):
+                continue  # nothing proven on this layout
+            for card_id, lo, hi in raw:
+                totals[card_id] += (
+                    role.score(view.game, taken + lo) + role.score(view.game, taken + hi)
+                ) / 2
+            if all(lo == hi for _, lo, hi in raw):
+                solved += 1
+            else:
+                bounded += 1
+        layouts = solved + bounded
+        if not layouts:
+            return PlayEstimate({}, 0, 0)
+        scores = {Card.from_id(i): total / layouts for i, total in totals.items()}
+        return PlayEstimate(scores, solved, bounded)
+
+    def play_scores(self, view: SeatView) -> dict[Card, float]:
+        """:meth:`estimate_play`'s scores within the node budget (empty if nothing was
+        proven on any layout)."""
+        return self.estimate_play(view).scores
 
     def play(self, view: SeatView) -> Card:
         options = list(view.options)

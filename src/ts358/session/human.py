@@ -23,6 +23,7 @@ from rich.text import Text
 from ts358.cards import Card, CardSet, NotationError
 from ts358.deal import Answer, DealResult
 from ts358.players.base import Player
+from ts358.players.sampling import PlayEstimate
 from ts358.rules import Contract
 from ts358.session.table import (
     CardStyle,
@@ -117,7 +118,7 @@ class HumanPlayer(Player):
         style: CardStyle,
         names: Sequence[str],
         history: Callable[[], Sequence[DealResult]] = lambda: (),
-        hint: Callable[[SeatView], dict[Card, float]] | None = None,
+        hint: Callable[[SeatView], PlayEstimate] | None = None,
         err_console: Console | None = None,
     ) -> None:
         self.io = io
@@ -259,14 +260,17 @@ class HumanPlayer(Player):
             return
         self.err_console.print(Text(t("hint.thinking"), style="dim"))
         try:
-            scores = self.hint(view)
+            estimate = self.hint(view)
         except KeyboardInterrupt:
             self.error(t("hint.cancelled"))
             return
         except HintUnavailable as exc:
             self.error(t("hint.unavailable", reason=str(exc)))
             return
+        scores = estimate.scores
         self.say(t("hint.title"), "bold")
+        if not estimate.exact:
+            self.say(t("hint.estimate", solved=estimate.solved, bounded=estimate.bounded), "dim")
         best = max(scores.values())
         order = hand_order(CardSet(scores))
         for card in sorted(order, key=lambda c: -scores[c]):

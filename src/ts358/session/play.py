@@ -21,7 +21,7 @@ from ts358.analysis.review import review_deal
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match
-from ts358.players import SamplingPlayer, make_player
+from ts358.players import PlayEstimate, SamplingPlayer, make_player
 from ts358.record import write_record
 from ts358.session.history import entry_from_match, record_match
 from ts358.session.human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
@@ -79,18 +79,22 @@ class ComputerSeat:
 _STRONG: dict[int, Any] = {}
 
 
-def strong_hint(view: SeatView) -> dict[Card, float]:
-    """The strong (sampling) player's expected deal score of each legal card.
+HINT_SECONDS = 1.0
+"""About how long a hint may think."""
 
-    Raises HintUnavailable when not one sampled layout could be solved within the strong
-    player's node budget (early in a deal, on hard layouts)."""
+
+def strong_hint(view: SeatView) -> PlayEstimate:
+    """The strong (sampling) player's expected deal score of each legal card, within about
+    :data:`HINT_SECONDS` (estimates from bounds where a layout was not solved in time).
+
+    Raises HintUnavailable when nothing at all could be proven in time."""
     player = _STRONG.get(0)
     if player is None:
         player = _STRONG[0] = SamplingPlayer(0)
-    scores = player.play_scores(view)
-    if not scores:
+    estimate = player.estimate_play(view, time_limit=HINT_SECONDS)
+    if not estimate.scores:
         raise HintUnavailable(t("hint.too_early"))
-    return scores
+    return estimate
 
 
 @dataclasses.dataclass
@@ -111,7 +115,7 @@ class PlayOptions:
     analysis: bool = True
     analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
     record: Path | None = None
-    hint: Callable[[SeatView], dict[Card, float]] | None = strong_hint
+    hint: Callable[[SeatView], PlayEstimate] | None = strong_hint
     symbols: bool = True
     stats: bool = True
 
@@ -214,7 +218,14 @@ def _analysis(
         if err.is_terminal:
             err.print(f"  {done}/{total}", end="\r", highlight=False)
 
-    analysis = review_deal(result, match.rules.void, (human,), deadline=deadline, progress=progress)
+    try:
+        analysis = review_deal(
+            result, match.rules.void, (human,), deadline=deadline, progress=progress
+        )
+    except KeyboardInterrupt:  # skips the review, not the match
+        err.print()
+        err.print(Text(t("analysis.cancelled"), style="dim"))
+        return
     console.print()
     console.print(render_review(analysis, names, human, style))
 

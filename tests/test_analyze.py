@@ -158,12 +158,19 @@ class StoppingSolver:
         self.log.append("clear")
         self.solver.clear()
 
-    def value(self, hands, leader, trick, contract, void_rule, player, *, max_nodes=0):
+    def value(self, hands, leader, trick, contract, void_rule, player, *, max_nodes=0, deadline=0):
         self.log.append(player)
         if self.stop(hands, player):
             raise _core358.SearchLimit("stopped by the test")
         return self.solver.value(
-            hands, leader, trick, contract, void_rule, player, max_nodes=max_nodes
+            hands,
+            leader,
+            trick,
+            contract,
+            void_rule,
+            player,
+            max_nodes=max_nodes,
+            deadline=deadline,
         )
 
 
@@ -564,3 +571,19 @@ def test_cli_without_dask_gives_the_install_hint(monkeypatch):
     result = invoke("analyze", *WORKLOAD, "--scheduler", "tcp://127.0.0.1:8786")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "pip install 'ts358[dask]'" in result.stderr
+
+
+def test_a_time_limit_per_solve_is_recorded_and_cuts_hard_solves():
+    record = deal_stats(3, 0, games=[Contract.NO_TRICKS], candidates=2, time_limit=0.01)
+    assert record["time_limit"] == 0.01 and "max_nodes" not in record
+    game = record["games"]["no-tricks"]
+    assert game["unsolved"] >= 1  # a full no-tricks deal takes far longer than 10 ms
+    with pytest.raises(ValueError):
+        deal_stats(3, 0, time_limit=-1)
+
+
+def test_cli_time_limit_errors_are_one_line():
+    for value, part in (("0", "more than 0"), ("x", "'x'")):
+        result = invoke("analyze", "--time-limit", value)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1
+        assert "'--time-limit'" in result.stderr and part in result.stderr

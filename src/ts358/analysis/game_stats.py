@@ -36,11 +36,14 @@ by a few monster solves. ``max_nodes=N`` (N > 0) stops each solve after about ``
 * the game entry counts its stopped solves in ``"unsolved": k`` (only when k > 0), and the
   record carries ``"max_nodes": N``; ``"solves"`` counts the stopped solves too.
 
-Without a budget the records have neither key. A budget is a node count, not a clock, so
-the same run gives the same records on any machine and any split into chunks: each deal
-starts from an empty solver table, because what the table holds changes how many nodes a
-solve needs. The records depend on the solver version and table size (32 MB), though.
-:func:`summarize_game_stats` leaves the nulls out, which biases its figures toward easier deals.
+``time_limit=T`` (seconds, T > 0) stops each solve after about ``T`` seconds the same way
+and the record carries ``"time_limit": T``; unlike a node budget it depends on the machine
+and its load, so such records are not reproducible. Without a budget the records have
+neither key. A node budget is a count, not a clock, so the same run gives the same records
+on any machine and any split into chunks: each deal starts from an empty solver table,
+because what the table holds changes how many nodes a solve needs. The records depend on
+the solver version and table size (32 MB), though. :func:`summarize_game_stats` leaves the
+nulls out, which biases its figures toward easier deals.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -127,12 +131,21 @@ def _value(
     void: VoidRule,
     role: Role,
     max_nodes: int,
+    time_limit: float = 0,
 ) -> dict[str, int] | None:
-    """The role's value, or None when the solve stops at the node budget."""
+    """The role's value, or None when the solve stops at the node budget or time limit."""
     masks = (hands[0].mask, hands[1].mask, hands[2].mask)
+    deadline = time.monotonic() + time_limit if time_limit > 0 else 0
     try:
         tricks = solver.value(
-            masks, int(Role.CHOOSER), [], int(game), int(void), int(role), max_nodes=max_nodes
+            masks,
+            int(Role.CHOOSER),
+            [],
+            int(game),
+            int(void),
+            int(role),
+            max_nodes=max_nodes,
+            deadline=deadline,
         )
     except _core358.SearchLimit:
         return None
@@ -164,9 +177,13 @@ def deal_stats(
     rules: Rules = Rules(),
     solver: Any | None = None,
     max_nodes: int = 0,
+    time_limit: float = 0,
 ) -> dict[str, Any]:
     """The analysis of deal ``index`` (module notes) as a JSON-ready dict; ``max_nodes > 0``
-    is the node budget of each solve (module notes)."""
+    is the node budget and ``time_limit > 0`` the time limit (seconds) of each solve
+    (module notes)."""
+    if time_limit < 0:
+        raise ValueError("time_limit must be at least 0 (0: no limit)")
     if candidates < 1:
         raise ValueError("at least one discard candidate is needed")
     if max_nodes < 0:
@@ -197,7 +214,7 @@ def deal_stats(
         tried = discard_candidates(twenty, game, first, candidates)
         for candidate in tried:
             hands = [twenty - candidate, CardSet(by_role[1]), CardSet(by_role[2])]
-            value = _value(solver, hands, game, rules.void, Role.CHOOSER, max_nodes)
+            value = _value(solver, hands, game, rules.void, Role.CHOOSER, max_nodes, time_limit)
             solves += 1
             if value is None:
                 stopped += 1
@@ -221,7 +238,7 @@ def deal_stats(
                 "chooser": chooser_value,
             }
             for role in (Role.THIRD, Role.DEALER):
-                value = _value(solver, hands, game, rules.void, role, max_nodes)
+                value = _value(solver, hands, game, rules.void, role, max_nodes, time_limit)
                 solves += 1
                 stopped += value is None
                 entry[role.label] = value
@@ -229,7 +246,9 @@ def deal_stats(
         if stopped:
             entry["unsolved"] = stopped
         out_games[game.label] = entry
-    budget = {"max_nodes": max_nodes} if max_nodes else {}
+    budget: dict[str, Any] = {"max_nodes": max_nodes} if max_nodes else {}
+    if time_limit:
+        budget["time_limit"] = time_limit
     return {
         "deal": index,
         "seed": seed,
@@ -260,6 +279,7 @@ class AnalyzeChunk:
     candidates: int
     void: VoidRule
     max_nodes: int
+    time_limit: float = 0
 
 
 def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
@@ -275,6 +295,7 @@ def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
             rules=rules,
             solver=solver,
             max_nodes=chunk.max_nodes,
+            time_limit=chunk.time_limit,
         )
         for i in range(chunk.start, chunk.stop)
     ]
@@ -293,15 +314,24 @@ def run_game_stats(
     on_deal: Callable[[dict[str, Any]], None] | None = None,
     chunk_cap: int = 4,
     max_nodes: int = 0,
+    time_limit: float = 0,
 ) -> list[dict[str, Any]]:
     """Analyze deals ``first .. first+deals-1``; returns their records in order. ``on_deal`` gets
     each record *in deal order* as soon as it and all earlier ones are done (streaming).
-    ``max_nodes > 0`` is the node budget of each solve (module notes)."""
+    ``max_nodes > 0`` is the node budget and ``time_limit > 0`` the time limit of each
+    solve (module notes)."""
 
     slots = task_slots(workers, scheduler)
     chunks = [
         AnalyzeChunk(
-            seed, first + r.start, first + r.stop, tuple(games), candidates, rules.void, max_nodes
+            seed,
+            first + r.start,
+            first + r.stop,
+            tuple(games),
+            candidates,
+            rules.void,
+            max_nodes,
+            time_limit,
         )
         for r in chunk_ranges(deals, slots, cap=chunk_cap)
     ]

@@ -36,6 +36,9 @@ from ts358.cli.options import (
     local_or_cluster,
     whole_number,
 )
+from ts358.cli.options import (
+    time_limit as time_limit_seconds,
+)
 from ts358.rules import Contract, Rules
 
 __all__ = ["analyze_command"]
@@ -190,6 +193,17 @@ def analyze_command(
             ),
         ),
     ] = 0,
+    time_limit: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            "--time-limit",
+            metavar="SECONDS",
+            parser=time_limit_seconds,
+            help="Time limit per solve; a solve cut short is written as null like one over "
+            "--max-nodes, and the record says 'time_limit' (not reproducible: it depends on "
+            "the machine). Default: no limit.",
+        ),
+    ] = None,
     rules: RuleSet = None,
     workers: Workers = None,
     scheduler: Scheduler = None,
@@ -238,6 +252,7 @@ def analyze_command(
                     scheduler=scheduler,
                     on_deal=write,
                     max_nodes=max_nodes,
+                    time_limit=time_limit or 0,
                 )
             )
     if out is not None:

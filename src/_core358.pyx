@@ -1,5 +1,5 @@
 # The C-level core of ts358: card sets as bitboards, legal moves, trick resolution,
-# random playouts and (in _solver.pxi) the double-dummy solver.
+# random playouts and (in the _solver_*.pxi files) the double-dummy solver.
 #
 # Card layout, shared with the Python layer (ts358.cards): a card's id is
 # suit * 16 + rank, with suits S=0 H=1 D=2 C=3 and ranks 2=0 ... A=12; a card set is a
@@ -326,4 +326,11 @@ def random_deals(int n, uint64_t seed, int contract, int void_rule=HOUSE):
     return (totals[0], totals[1], totals[2])
 
 
-include "_solver.pxi"
+# The solver, split by concern (each file's header says what it owns).
+include "_solver_state.pxi"
+include "_solver_ranks.pxi"
+include "_solver_table.pxi"
+include "_solver_bounds.pxi"
+include "_solver_order.pxi"
+include "_solver_search.pxi"
+include "_solver_api.pxi"

@@ -12,7 +12,7 @@ def random_playout(
 ) -> tuple[int, int, int]: ...
 def random_deals(n: int, seed: int, contract: int, void_rule: int = 0) -> tuple[int, int, int]: ...
 
-# ---- solver (src/_solver.pxi)
+# ---- solver (src/_solver_api.pxi)
 
 @disjoint_base
 class Solver:

@@ -1,0 +1,346 @@
+# The Python-facing surface: Solver (values, per-card values, bounds, limits, progress)
+# and SearchLimit.
+
+# ---------------------------------------------------------------- Python-facing surface
+
+class SearchLimit(RuntimeError):
+    """A solve stopped at its node limit (``max_nodes``) or deadline before finding the
+    value; ``bounds`` holds what it proved: ``(lo, hi)`` for a value, a list of
+    ``(card, lo, hi)`` for per-card values."""
+
+    def __init__(self, message, bounds=None):
+        super().__init__(message)
+        self.bounds = bounds
+
+
+cdef class Solver:
+    """Double-dummy solver for 3-5-8 positions (one player against the other two).
+
+    The transposition table (``tt_mb`` megabytes) is kept between calls; results do not
+    depend on its size. Every ``check_every`` nodes the search looks at Ctrl-C, the
+    deadline and the node limit, and calls the progress callback.
+    """
+    cdef SolverState st
+    cdef size_t tt_size
+    cdef bint busy
+
+    def __cinit__(self, int tt_mb=64, *, int64_t check_every=65536):
+        cdef size_t nbytes, nbuckets
+        if tt_mb < 1:
+            raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
+        if check_every < 1:
+            raise ValueError(f"check_every must be at least 1, not {check_every}")
+        # Every check takes the GIL and reads the clock: 65,536 nodes is a few milliseconds
+        # of search, so a deadline is kept to about that, at no measurable cost.
+        self.st.check_every = check_every
+        nbytes = <size_t>tt_mb << 20
+        nbuckets = nbytes // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+        self.tt_size = nbuckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+        self.st.tt = <TTEntry*>ts_table_alloc(nbuckets * BUCKET * sizeof(TTEntry))
+        self.st.heads = <uint32_t*>calloc(nbuckets, sizeof(uint32_t))
+        if self.st.tt == NULL or self.st.heads == NULL:
+            raise MemoryError("cannot allocate the transposition table")
+        # Entries are read only below their bucket's live count, so they need no zeroing;
+        # it touches every page now, so that solves do not pay the first touch (the
+        # benchmark's endgames on a fresh Solver took 14x longer in total).
+        memset(self.st.tt, 0, nbuckets * BUCKET * sizeof(TTEntry))
+        self.st.tt_buckets = nbuckets
+        self.st.epoch = 1
+        self.st.nodes = 0
+        self.busy = False
+
+    def __init__(self, int tt_mb=64, *, int64_t check_every=65536):
+        pass
+
+    def __dealloc__(self):
+        if self.st.tt != NULL:
+            ts_table_free(self.st.tt)
+            self.st.tt = NULL
+        free(self.st.heads)
+        self.st.heads = NULL
+
+    @property
+    def nodes(self):
+        """Nodes searched since construction or the last reset_stats()."""
+        return self.st.nodes
+
+    @property
+    def tt_bytes(self):
+        """Bytes allocated for the transposition table."""
+        return self.tt_size
+
+    def reset_stats(self):
+        """Set the node counter to zero."""
+        self.st.nodes = 0
+
+    def clear(self):
+        """Empty the transposition table (in constant time: buckets of earlier epochs count
+        as empty; the bucket heads are zeroed once every 65535 clears)."""
+        self._enter()
+        self.st.epoch = (self.st.epoch + 1) & 0xFFFF
+        if self.st.epoch == 0:
+            memset(self.st.heads, 0, self.st.tt_buckets * sizeof(uint32_t))
+            self.st.epoch = 1
+        self.busy = False
+
+    cdef int _enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("this Solver is already solving (use one Solver per thread)")
+        self.busy = True
+        return 0
+
+    cdef int _load(self, hands, int leader, trick, int contract, int void_rule) except -1:
+        """Validate a position and copy it into the search state."""
+        cdef uint64_t h[3]
+        cdef uint64_t seen
+        cdef int i, seat, n, k, card, mover
+        _check_contract(contract)
+        _check_void_rule(void_rule)
+        if leader < 0 or leader > 2:
+            raise ValueError(f"leader must be 0-2, not {leader}")
+        if len(hands) != 3:
+            raise ValueError("three hands are needed")
+        for i in range(3):
+            x = hands[i]
+            if not isinstance(x, int):
+                raise TypeError(f"hand {i} must be an int card set, not {type(x).__name__}")
+            if x < 0 or x.bit_length() > 64:
+                raise ValueError(f"hand {i} holds bits that are not card ids")
+            h[i] = x
+            if h[i] & ~DECK:
+                raise ValueError(f"hand {i} holds bits that are not card ids")
+        if (h[0] & h[1]) or (h[0] & h[2]) or (h[1] & h[2]):
+            raise ValueError("a card is in two hands")
+        k = len(trick)
+        if k > 2:
+            raise ValueError("the trick in progress holds at most two cards")
+        mover = (leader + k) % 3
+        n = popcount(h[mover])
+        for i in range(3):
+            seat = (leader + i) % 3
+            if popcount(h[seat]) != (n - 1 if i < k else n):
+                raise ValueError("hand sizes do not fit the trick in progress: seats that "
+                                 "have played to it hold one card fewer than the others")
+        if k and n == 0:
+            raise ValueError("the seat to move has no cards")
+        seen = h[0] | h[1] | h[2]
+        for i in range(k):
+            card = trick[i]
+            _check_card(card)
+            if (seen >> card) & 1:
+                raise ValueError(f"trick card {card} is also in a hand or played twice")
+            seat = (leader + i) % 3
+            if not (legal_mask(h[seat] | ((<uint64_t>1) << card),
+                               card_suit(trick[0]) if i else -1,
+                               trump_of(contract), void_rule) >> card) & 1:
+                raise ValueError(f"trick card {card} is not a legal play for seat {seat}")
+            seen |= (<uint64_t>1) << card
+            self.st.trick[i] = card
+        for i in range(3):
+            self.st.hands[i] = h[i]
+        memset(self.st.hist, 0, sizeof(self.st.hist))
+        memset(self.st.killer, 255, sizeof(self.st.killer))
+        memset(self.st.follow_killer, 255, sizeof(self.st.follow_killer))
+        self.st.ntrick = k
+        self.st.leader = leader
+        self.st.tricks_left = n
+        self.st.trump = trump_of(contract)
+        self.st.contract = contract
+        self.st.void_rule = void_rule
+        self.st.misere = contract == NO_TRICKS
+        self.st.mink = 3 if self.st.misere else 1
+        self.st.abort = 0
+        self.st.check_at = self.st.nodes + self.st.check_every
+        return 0
+
+    cdef void _set_player(self, int player) noexcept nogil:
+        cdef int vr = self.st.void_rule if self.st.trump >= 0 else 0
+        self.st.player = player
+        # key bits 44-49: player (2) | contract (3) | void rule (1); leader at 50-51.
+        self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 44
+
+    cdef void _limits(self, int64_t max_nodes, double deadline, progress) noexcept:
+        # A node budget is deterministic (the same stop on any machine); a deadline is not.
+        # progress is a borrowed reference: the caller's argument keeps it alive.
+        self.st.node_limit = self.st.nodes + max_nodes if max_nodes > 0 else 0
+        self.st.deadline = deadline if deadline > 0 else 0
+        self.st.progress = <PyObject*>progress if progress is not None else NULL
+        self.st.cur_card = -1
+
+    cdef int _leave(self) except -1:
+        """End a call: a signal or an error in the progress callback is raised; a node
+        limit or a deadline is not (the caller answers with bounds)."""
+        self.busy = False
+        self.st.progress = NULL
+        if self.st.abort == 1:
+            if PyErr_Occurred() != NULL:
+                return -1
+            raise KeyboardInterrupt
+        return 0
+
+    cdef str _stop_reason(self):
+        if self.st.abort == 3:
+            return f"the deadline was reached after {self.st.nodes} nodes"
+        return f"the node limit was reached after {self.st.nodes} nodes"
+
+    cdef int _start(self, hands, int leader, trick, int contract, int void_rule,
+                    int64_t max_nodes, double deadline, progress) except -1:
+        self._enter()
+        try:
+            self._load(hands, leader, trick, contract, void_rule)
+        except BaseException:
+            self.busy = False
+            raise
+        self._limits(max_nodes, deadline, progress)
+        return 0
+
+    def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,
+               *, int64_t max_nodes=0, double deadline=0, progress=None):
+        """``(lo, hi)`` with lo <= the player's value <= hi (see :meth:`value`); exact when
+        lo == hi, which it always is without a limit.
+
+        The search stops after ``max_nodes`` more nodes (0: no limit) or once
+        ``time.monotonic()`` reaches ``deadline`` (0: none), both looked at every 65,536
+        nodes, and then answers with the bounds it proved. ``progress``, if given, is
+        called at those checks as ``progress(nodes, -1, lo, hi)``. What the table holds
+        stays valid: asking again goes on from what was learnt.
+        """
+        cdef int v
+        if player < 0 or player > 2:
+            raise ValueError(f"player must be 0-2, not {player}")
+        self._start(hands, leader, trick, contract, void_rule, max_nodes, deadline, progress)
+        self._set_player(player)
+        with nogil:
+            v = _solve_value(&self.st)
+        self._leave()
+        if self.st.abort:
+            return (self.st.cur_lo, self.st.cur_hi)
+        return (v, v)
+
+    def value(self, hands, int leader, trick, int contract, int void_rule, int player,
+              *, int64_t max_nodes=0, double deadline=0):
+        """The player's double-dummy value from this position on (trick in progress counts).
+
+        Trump and no-trump: most tricks the player can guarantee against the other two.
+        No-tricks: fewest tricks the player can guarantee not to exceed. Stopped by
+        ``max_nodes`` or ``deadline`` (see :meth:`bounds`): SearchLimit, with the bounds.
+        """
+        lo, hi = self.bounds(hands, leader, trick, contract, void_rule, player,
+                             max_nodes=max_nodes, deadline=deadline)
+        if lo != hi:
+            raise SearchLimit(self._stop_reason(), (lo, hi))
+        return lo
+
+    def move_bounds(self, hands, int leader, trick, int contract, int void_rule,
+                    *, int64_t max_nodes=0, double deadline=0, progress=None,
+                    int64_t per_card=0, uint64_t only=0):
+        """``(card id, lo, hi)`` for every legal card, ascending card id: lo <= the mover's
+        value after playing it <= hi. Limits as in :meth:`bounds`, for all the cards
+        together (a card not reached gets the bounds of no search); ``per_card`` (if not 0)
+        is also a node budget for each card's search alone, and ``only`` (if not 0) a card
+        set outside which cards are not searched (they get the bounds of no search).
+        ``progress`` is called as ``progress(nodes, card, lo, hi)``."""
+        cdef SolverState* st = &self.st
+        cdef int nt, mover, L, card, w, i, nreps, saved_left, v, t0, t1, won, lo, hi
+        cdef int64_t limit
+        cdef uint64_t inplay, legal, reps, hand, bit, legal_left
+        cdef int repcards[16]
+        cdef int replo[16]
+        cdef int rephi[16]
+        self._start(hands, leader, trick, contract, void_rule, max_nodes, deadline, progress)
+        nt = st.ntrick
+        L = st.leader
+        mover = (L + nt) % 3
+        t0 = st.trick[0]
+        t1 = st.trick[1]
+        hand = st.hands[mover]
+        if hand == 0:
+            self._leave()
+            return []
+        self._set_player(mover)
+        inplay = st.hands[0] | st.hands[1] | st.hands[2]
+        for i in range(nt):
+            inplay |= (<uint64_t>1) << st.trick[i]
+        legal = legal_mask(hand, card_suit(st.trick[0]) if nt else -1, st.trump, st.void_rule)
+        reps = _run_tops(hand, DECK & ~inplay) & legal
+        nreps = 0
+        limit = st.node_limit
+        with nogil:
+            while reps:
+                card = lowest_card(reps)
+                reps &= reps - 1
+                bit = (<uint64_t>1) << card
+                st.hands[mover] ^= bit
+                st.trick[nt] = card
+                st.cur_card = card
+                won = 0
+                if only and not (only & bit):
+                    st.abort = st.abort or 4    # not searched: the bounds of no search
+                elif per_card > 0 and (limit == 0 or st.nodes + per_card < limit):
+                    st.node_limit = st.nodes + per_card
+                if nt == 2:
+                    # The card completes the trick: the rest is a new position.
+                    w = (L + trick_winner_c(st.trick, 3, st.trump)) % 3
+                    won = w == mover
+                    saved_left = st.tricks_left
+                    st.leader = w
+                    st.ntrick = 0
+                    st.tricks_left = saved_left - 1
+                    lo = 0
+                    hi = st.tricks_left
+                    if not st.abort:
+                        v = _solve_value(st)
+                        if st.abort:
+                            lo = st.cur_lo
+                            hi = st.cur_hi
+                        else:
+                            lo = v
+                            hi = v
+                    st.tricks_left = saved_left
+                    st.leader = L
+                    st.ntrick = 2
+                    st.trick[0] = t0
+                    st.trick[1] = t1
+                else:
+                    st.ntrick = nt + 1
+                    lo = 0
+                    hi = st.tricks_left
+                    if not st.abort:
+                        v = _solve_value(st)
+                        if st.abort:
+                            lo = st.cur_lo
+                            hi = st.cur_hi
+                        else:
+                            lo = v
+                            hi = v
+                    st.ntrick = nt
+                st.hands[mover] ^= bit
+                repcards[nreps] = card
+                replo[nreps] = lo + won
+                rephi[nreps] = hi + won
+                nreps += 1
+                # A card's own budget or a card left out stops only that card.
+                st.node_limit = limit
+                if st.abort == 4 or (st.abort == 2 and (limit == 0 or st.nodes < limit)):
+                    st.abort = 0
+        self._leave()
+        out = []
+        i = 0
+        legal_left = legal
+        while legal_left:
+            card = lowest_card(legal_left)
+            legal_left &= legal_left - 1
+            while repcards[i] < card:
+                i += 1
+            out.append((card, replo[i], rephi[i]))
+        return out
+
+    def move_values(self, hands, int leader, trick, int contract, int void_rule,
+                    *, int64_t max_nodes=0, double deadline=0):
+        """(card id, mover's value after playing it) for every legal card, ascending card id.
+        Stopped by ``max_nodes`` or ``deadline``: SearchLimit, with the per-card bounds."""
+        out = self.move_bounds(hands, leader, trick, contract, void_rule,
+                               max_nodes=max_nodes, deadline=deadline)
+        if any(lo != hi for _, lo, hi in out):
+            raise SearchLimit(self._stop_reason(), out)
+        return [(card, lo) for card, lo, _ in out]

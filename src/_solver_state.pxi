@@ -1,0 +1,211 @@
+# The double-dummy solver; included into _core358.pyx so it shares the inline card helpers.
+#
+# Game: one player P against the other two playing together (paranoid). The solver computes
+# f(position) = P's tricks from now on (the trick in progress counts) under minimax, where P
+# maximises f in trump and no-trump contracts and minimises it in no-tricks (the other two
+# always do the opposite). Everything below is a null-window test "f >= target?" driven by
+# an iterating target (trump and no-trump: one step at a time from the value of a greedy
+# playout, _playout, less one in trump contracts; no-tricks climbs from 1), answered with a
+# bound on f that the table keeps (fail-soft, see _search). Techniques:
+# - transposition table at trick boundaries with lower and upper bounds, kept between calls,
+#   keyed on relative ranks with partition search (see TTEntry): one entry covers every
+#   position whose low cards differ only in which of them each hand holds; 128-entry
+#   buckets (all entries of one coarse position share a bucket, and once it is full of
+#   them a chain of up to CHAIN buckets, and a second chain for the entries exact in the
+#   next card of each suit too), fetched ahead while the quick bounds run, and
+#   scanned newest first from the last live entry; Solver.clear() bumps an epoch instead
+#   of zeroing the memory;
+# - equivalent cards: one move per run of touching cards in a hand (cards in the current
+#   trick still separate runs); the forced-trump rule comes from legal_mask; and once a
+#   move fails to cut, the mover's other cards of its suit below the suit's lowest
+#   relevant card are answered too (_small_twins);
+# - quick bounds at trick starts (_quick_bounds): P's trumps minus those the opponents'
+#   higher trumps can beat one each, mirrored for each opponent's trumps (_beaten),
+#   cashable top cards of the leader (side suits in full once its top trumps draw the
+#   others', and the long cards of a suit whose top cards draw it: _sure_on_lead), of the
+#   partner reached through an entry (after the leader's own where P cannot ruff); the
+#   top cards a seat keeps to the end while the other side leads (in no-trump or against
+#   no trumps: _keeps_tops); in no-tricks (_misere_bounds) tricks the pair can force on P
+#   (P on lead with no way to lose the lead, also after a forcing lead by the pair), a
+#   trick P surely ducks, and a P that can play under every lead of the pair in every
+#   suit (_ducks_all: no more tricks);
+# - move ordering: table move (without an entry for the cards, that of the newest entry of
+#   the same coarse position), then for leads weights fitted to which leads cut in logged
+#   searches (in trump contracts less the other side's answers to the lead, which keeps
+#   proofs small), with hand-written suit-situation rules and a cutoff history ordering
+#   the ties; when following, cheapest-winner / lowest-card rules (second hand: a winner only
+#   if the third hand cannot beat it), in no-tricks fitted weights first, in no-trump the
+#   pair's killer card (per suit led) before them;
+# - the last trick scored directly.
+#
+# The search runs without the GIL; every check_every nodes it takes the GIL to call
+# PyErr_CheckSignals, to read the clock against a deadline and to report progress, and
+# on a signal, the deadline or the node limit unwinds (st.abort). A stopped search stores
+# nothing it did not prove, and _solve_value keeps the bounds its finished tests proved,
+# so a stopped solve answers with sound bounds and the table stays valid.
+
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t
+from libc.string cimport memset
+from libc.stdlib cimport calloc, free
+from cpython.exc cimport PyErr_Occurred
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_XDECREF
+from time import monotonic as _monotonic
+
+cdef extern from "Python.h":
+    # Declared without an exception spec: a failure leaves the exception set (for the
+    # wrapper to re-raise) instead of having Cython report it inside the nogil search.
+    int _py_check_signals "PyErr_CheckSignals"() noexcept
+    # The same for the progress callback: NULL leaves its exception set.
+    PyObject* _py_call4 "PyObject_CallFunction"(PyObject* f, const char* fmt, int64_t a,
+                                                int b, int c, int d) noexcept
+
+cdef extern from *:
+    """
+    /* A hint to load a cache line ahead of its use. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ts_prefetch(p) __builtin_prefetch((const void *)(p))
+    #else
+    #define ts_prefetch(p) ((void)0)
+    #endif
+    """
+    void ts_prefetch(const void* p) noexcept nogil
+
+cdef enum:
+    FIRST_BUDGET = 1 << 20   # nodes for the first test of a trump solve (_solve_value)
+    BUCKET = 128             # entries per table bucket
+    CHAIN = 16               # most buckets a coarse position may fill
+    FOUND_MAX = 8            # matching entries a probe lists for the store that follows
+    NO_MOVE = 255
+
+
+# Partition search. A search result at a trick boundary comes with a set R of "relevant"
+# cards (a bitboard): the result holds for every position with the same hand shapes (suit
+# lengths of each hand), the same leader, and, in each suit, the same owners of the cards
+# ranked at or above the lowest relevant card of that suit; the lower cards of the suit
+# ("small cards") may be spread differently. R collects the cards that won a trick by rank
+# (beating another card of their suit), the cards that made a quick-trick bound hold, and,
+# for a card that stood for a run of equivalent cards and mattered by rank, the run's
+# lowest card. A table entry stores which top cards of each suit are exact (the top k_s,
+# at least the top one so that the top owners can go into the hash), and the owners of
+# those cards as relative-rank hands of seats 0 and 1 (seat 2 holds the rest).
+#
+# Relative-rank sets (h0, h1 and the masks) hold the suits one after another, each in as
+# many bits as it has cards in play (48 at most; the key fixes the suit lengths, so the
+# layout is the same for every position that shares the key). An entry keeps the exact
+# cards as their count per suit, k_s (_code_mask), and leaves out the key's top owners,
+# which its exact cards fix; its bounds, best move and work fill the bits left over: 24
+# bytes an entry instead of 40. The heavy no-tricks deals are bound by the table's room
+# (seed 10 took 2.2x fewer nodes with 128 MB than with 64).
+cdef struct TTEntry:
+    uint64_t key            # bits 0-51: the position's key without the top owners (CHECK,
+                            # see _boundary_key); 52-57: lower bound on f; 58-63: upper
+    uint64_t h0             # bits 0-47: relative-rank hand of seat 0, masked to the exact
+                            # cards; 48-63: k_s in bits 48 + 4s (the exact cards of suit s
+                            # are its top k_s)
+    uint64_t h1             # bits 0-47: same for seat 1; 48-55: the leader's best move,
+                            # suit * 16 + cards in play above it; 56-61: log2 of the nodes
+                            # spent on the entry; 62-63: the generation of the search that
+                            # last stored or used it (both decide replacement, _tt_store)
+
+
+cdef extern from *:
+    """
+    #define TS_CHECK ((((uint64_t)1) << 52) - 1)
+    #define TS_HAND ((((uint64_t)1) << 48) - 1)
+    """
+    const uint64_t CHECK "TS_CHECK"     # the key bits an entry keeps
+    const uint64_t HAND "TS_HAND"       # the relative-rank bits of h0 and h1
+
+
+cdef inline int _e_lo(const TTEntry* e) noexcept nogil:
+    return (e.key >> 52) & 63
+
+
+cdef inline int _e_hi(const TTEntry* e) noexcept nogil:
+    return e.key >> 58
+
+
+cdef inline int _e_best(const TTEntry* e) noexcept nogil:
+    return (e.h1 >> 48) & 255
+
+
+cdef inline int _e_work(const TTEntry* e) noexcept nogil:
+    return (e.h1 >> 56) & 63
+
+
+cdef inline bint _e_same(const TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1,
+                         int code) noexcept nogil:
+    """The entry is for these exact cards."""
+    return ((e.key & CHECK) == key and e.h0 == (h0 | (<uint64_t>code << 48))
+            and (e.h1 & HAND) == h1)
+
+
+cdef inline void _e_touch(TTEntry* e, uint64_t gen) noexcept nogil:
+    """Mark an entry as used by the current search (generation gen, see SolverState)."""
+    e.h1 = (e.h1 & ~(<uint64_t>3 << 62)) | gen
+
+
+cdef inline void _e_set(TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1, int code,
+                        int lo, int hi, int best, int work, uint64_t gen) noexcept nogil:
+    e.key = key | (<uint64_t>lo << 52) | (<uint64_t>hi << 58)
+    e.h0 = h0 | (<uint64_t>code << 48)
+    e.h1 = h1 | (<uint64_t>best << 48) | (<uint64_t>work << 56) | gen
+
+
+cdef inline uint64_t _code_mask(int code, const uint64_t* ends, uint64_t total) noexcept nogil:
+    """The relative-rank mask of an entry's exact cards from its k_s (code). ends[s] is the
+    bit just above suit s in the probe's layout and total their sum: the top k_s ranks of
+    suit s are ends[s] - (ends[s] >> k_s)."""
+    return (total - (ends[0] >> (code & 15)) - (ends[1] >> ((code >> 4) & 15))
+            - (ends[2] >> ((code >> 8) & 15)) - (ends[3] >> (code >> 12)))
+
+
+cdef struct SolverState:
+    uint64_t hands[3]
+    int trick[3]
+    int ntrick
+    int leader
+    int tricks_left         # tricks still to be completed, the one in progress included
+    int trump               # trump suit or -1
+    int contract
+    int void_rule
+    int player
+    int misere              # 1 in no-tricks: P minimises f
+    int mink                # top cards per suit always exact in table entries (and hashed):
+                            # 1 measured best in trump and no-trump; in no-tricks the
+                            # entries of one coarse position are many more and overflow
+                            # their bucket unless spread by the top cards. The top three
+                            # rather than two: the ten slowest of the 200 benchmark deals
+                            # took 1.0-1.37x fewer nodes (seed 81 641M -> 468M), all 200
+                            # 1.06x fewer in total; per deal 1.02x more nodes and, side
+                            # by side (bench/ab.py, seeds 0-29), 1.01-1.03x more time,
+                            # 1.09x less in total
+    uint64_t meta           # key bits: player, contract, void rule (leader added per node)
+    int64_t nodes
+    int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
+    int killer[17][3]       # per tricks left and leader: the last lead that cut after the
+                            # first lead of the order failed (-1: none)
+    int8_t follow_killer[17][2][3][4]   # no-trump: per tricks left, cards in the trick
+                            # (1 or 2), pair seat and suit led, the last card that cut
+                            # after the order's first failed (-1: none)
+    int64_t check_at        # the next check (signals, clock, node limit, progress)
+    int64_t check_every     # nodes between checks (Solver's check_every)
+    int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
+    double deadline         # stop (abort 3) once time.monotonic() reaches this; 0: none
+    int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
+                            # limit, 3: the deadline (4: move_bounds skips a card)
+    int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
+    int cur_hi              # tests proved (its answer when stopped)
+    int cur_card            # the card being valued (move_bounds), -1 for a player's value
+    PyObject* progress      # called as progress(nodes, card, lo, hi) at each check; or NULL
+    TTEntry* tt
+    uint32_t* heads         # per bucket: the table's epoch when it was last written (an
+                            # older bucket counts as empty) << 16 | how many entries are
+                            # live. Apart from the entries (85 KB for 64 MB, so they stay
+                            # in cache), they tell the probe where its scan starts, and
+                            # that line is fetched ahead while the quick bounds run
+    uint64_t tt_buckets
+    uint64_t gen            # the generation of the current search (_solve_value's test),
+                            # 0-3, << 62 as in TTEntry.h1
+    uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)

@@ -1,0 +1,211 @@
+# The transposition table: allocation, hashing, keys on relative ranks, the exact masks
+# of partition search, and storing results (probing is part of _search_lead).
+
+# ---------------------------------------------------------------- transposition table
+
+cdef extern from *:
+    """
+    /* The table is probed at random addresses: with 4 KB pages nearly every probe also
+       misses the TLB. On Linux the table is aligned to 2 MB and marked for transparent
+       huge pages (a hint: without them it works the same, only slower). */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    static void *ts_table_alloc(size_t n) {
+        void *p = NULL;
+        if (posix_memalign(&p, (size_t)1 << 21, n) != 0) return NULL;
+        #ifdef MADV_HUGEPAGE
+        madvise(p, n, MADV_HUGEPAGE);
+        #endif
+        return p;
+    }
+    static void ts_table_free(void *p) { free(p); }
+    #elif defined(_WIN32)
+    #include <malloc.h>
+    static void *ts_table_alloc(size_t n) { return _aligned_malloc(n, 64); }
+    static void ts_table_free(void *p) { _aligned_free(p); }
+    #else
+    static void *ts_table_alloc(size_t n) {
+        void *p = NULL;
+        if (posix_memalign(&p, 64, n) != 0) return NULL;
+        return p;
+    }
+    static void ts_table_free(void *p) { free(p); }
+    #endif
+    """
+    void* ts_table_alloc(size_t n) noexcept nogil
+    void ts_table_free(void* p) noexcept nogil
+
+
+cdef inline uint64_t _mix64(uint64_t x) noexcept nogil:
+    x ^= x >> 31
+    x *= <uint64_t>0x9E3779B97F4A7C15
+    x ^= x >> 29
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    x ^= x >> 32
+    return x
+
+
+cdef inline uint64_t _bucket_index(uint64_t h, uint64_t nbuckets) noexcept nogil:
+    """h's high half scaled to 0..nbuckets-1 (any bucket count, so the table fills its memory)."""
+    return ((h >> 32) * nbuckets) >> 32
+
+
+cdef inline uint64_t _chain_bucket(SolverState* st, uint64_t h, int j) noexcept nogil:
+    """The index of the j-th bucket of the chain of the coarse position hashed to h."""
+    if j:
+        h = _mix64(h + j)
+    return _bucket_index(h, st.tt_buckets)
+
+
+cdef inline int _live(SolverState* st, uint64_t bucket) noexcept nogil:
+    """How many entries of a bucket are live (a prefix of it)."""
+    cdef uint32_t head = st.heads[bucket]
+    return head & 0xFFFF if (head >> 16) == st.epoch else 0
+
+
+cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h0r,
+                                   uint64_t* h1r, uint64_t* top, uint64_t* ends) noexcept nogil:
+    """Bits 0-43: suit lengths of every hand (hand 2's last suit is implied); 44-49: player,
+    contract and void rule; 50-51: leader; 52-59: the owner of each suit's top card (hashed,
+    not kept in entries). Also, in the same pass over the suits (they share each suit's
+    lane and counts): the hands of seats 0 and 1 with each card's rank replaced by its rank
+    among the cards in play (h0r, h1r, suits one after another: see TTEntry); top, the
+    relative-rank mask of each suit's top st.mink cards (all, if fewer), which every entry
+    keeps exact; and ends, the bit above each suit in that layout (for _code_mask)."""
+    cdef uint64_t key = st.meta | (<uint64_t>st.leader << 50)
+    cdef uint64_t lane, a, b, ra, rb, lo_row, hi_row
+    cdef uint64_t r0 = 0, r1 = 0, mask = 0
+    cdef int s, n, c0, c1, owner, lo_bits, off = 0
+    for s in range(4):
+        lane = (inplay >> (16 * s)) & SUIT_BITS
+        if not lane:
+            key |= <uint64_t>3 << (52 + 2 * s)
+            ends[s] = (<uint64_t>1) << off
+            continue
+        a = (st.hands[0] >> (16 * s)) & SUIT_BITS
+        b = (st.hands[1] >> (16 * s)) & SUIT_BITS
+        n = popcount(lane)
+        c0 = popcount(a)
+        c1 = popcount(b)
+        key |= <uint64_t>c0 << (4 * s)
+        key |= <uint64_t>c1 << (16 + 4 * s)
+        if s < 3:
+            key |= <uint64_t>(n - c0 - c1) << (32 + 4 * s)
+        lo_row = (lane & 127) << 7
+        hi_row = (lane >> 7) << 6
+        lo_bits = popcount(lane & 127)
+        ra = _pext13(a, lo_row, hi_row, lo_bits)
+        rb = _pext13(b, lo_row, hi_row, lo_bits)
+        # The suit's top card has relative rank n - 1.
+        owner = 0 if (ra >> (n - 1)) & 1 else (1 if (rb >> (n - 1)) & 1 else 2)
+        key |= <uint64_t>owner << (52 + 2 * s)
+        r0 |= ra << off
+        r1 |= rb << off
+        mask |= _top_ranks(n, st.mink if n > st.mink else n) << off
+        off += n
+        ends[s] = (<uint64_t>1) << off
+    h0r[0] = r0
+    h1r[0] = r1
+    top[0] = mask
+    return key
+
+
+cdef inline uint64_t _top_ranks(int n, int k) noexcept nogil:
+    """The top k of a suit's n relative ranks, as a lane."""
+    return (((<uint64_t>1) << k) - 1) << (n - k)
+
+
+cdef inline uint64_t _exact_mask(uint64_t rel, uint64_t inplay, int mink,
+                                 int* code) noexcept nogil:
+    """Relative-rank mask of the cards an entry keeps exact, from a relevant-card set: per
+    suit in play, its cards down to the lowest relevant one, and at least the top mink (or
+    all, if fewer). code: their count per suit (see TTEntry)."""
+    cdef uint64_t mask = 0, lane, r
+    cdef int s, k, m, n, off = 0
+    code[0] = 0
+    for s in range(4):
+        lane = inplay & suit_mask(s)
+        if not lane:
+            continue
+        n = popcount(lane)
+        r = rel & lane
+        m = mink if n > mink else n
+        k = popcount(lane & ~_below(lowest_card(r))) if r else m
+        if k < m:
+            k = m
+        mask |= _top_ranks(n, k) << off
+        off += n
+        code[0] |= k << (4 * s)
+    return mask
+
+
+cdef inline uint64_t _rel_of(uint64_t mask, uint64_t inplay) noexcept nogil:
+    """The relevant-card set an entry stands for: the lowest exact card of each suit."""
+    cdef uint64_t rel = 0, m, lane
+    cdef int s, n, off = 0
+    for s in range(4):
+        lane = inplay & suit_mask(s)
+        n = popcount(lane)
+        m = (mask >> off) & ((<uint64_t>1 << n) - 1)
+        off += n
+        if m:
+            rel |= (<uint64_t>1) << nth_card(lane, lowest_card(m))
+    return rel
+
+
+cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
+                           TTEntry** found, int nfound, uint64_t key, uint64_t h0, uint64_t h1,
+                           int code, int lo, int hi, int best, int work) noexcept nogil:
+    """Store a result in the chain of buckets the probe scanned. The probe listed the
+    entries matching the position (found): an entry for the same cards can only be among
+    those (the positions searched meanwhile hold fewer cards, so they never share the
+    key), which spares a scan. Entries may have been replaced meanwhile, so they are
+    checked again."""
+    cdef TTEntry* e
+    cdef TTEntry* b
+    cdef int i, j, live
+    cdef uint64_t age
+    if nfound <= FOUND_MAX:
+        for j in range(nfound):
+            e = found[j]
+            if _e_same(e, key, h0, h1, code):
+                _tt_merge(e, lo, hi, best, work, st.gen)
+                return
+    else:
+        for j in range(nchain):
+            b = st.tt + chain[j] * BUCKET
+            live = _live(st, chain[j])
+            for i in range(live):
+                e = &b[i]
+                if _e_same(e, key, h0, h1, code):
+                    _tt_merge(e, lo, hi, best, work, st.gen)
+                    return
+    # Not present: append to the last bucket the probe scanned (the live entries stay a
+    # prefix of each bucket), else take the place of its entry that the latest searches
+    # stored or used least recently and, among those, that cost least to compute. Work
+    # alone kept the costly entries of earlier tests (other targets) that the current test
+    # no longer reaches: the heavy no-tricks deals, which fill the table, took 1.08-1.25x
+    # fewer nodes (seeds 9, 10, 25, 81, 148; 1.1x less time), the others the same.
+    b = st.tt + chain[nchain - 1] * BUCKET
+    live = _live(st, chain[nchain - 1])
+    if live < BUCKET:
+        e = &b[live]
+        st.heads[chain[nchain - 1]] = (<uint32_t>st.epoch << 16) | (live + 1)
+    else:
+        # h1 - age (mod 2^64) holds in its top bits 3 for the current generation, 2 for the
+        # one before, and so on; the work follows, then the best move (NO_MOVE, the
+        # largest, keeps the entries where every move was tried a little longer).
+        age = st.gen + ((<uint64_t>1) << 62)
+        e = &b[0]
+        for i in range(1, BUCKET):
+            if b[i].h1 - age < e.h1 - age:
+                e = &b[i]
+    _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
+
+
+cdef inline void _tt_merge(TTEntry* e, int lo, int hi, int best, int work,
+                           uint64_t gen) noexcept nogil:
+    """Tighten an entry with a new result for the same cards."""
+    _e_set(e, e.key & CHECK, e.h0 & HAND, e.h1 & HAND, e.h0 >> 48, max(lo, _e_lo(e)),
+           min(hi, _e_hi(e)), _e_best(e) if best == NO_MOVE else best,
+           max(work, _e_work(e)), gen)

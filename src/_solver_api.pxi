@@ -21,6 +21,7 @@ cdef class Solver:
     deadline and the node limit, and calls the progress callback.
     """
     cdef SolverState st
+    cdef object __weakref__     # the helpers of a threaded solve are kept by weak key
     cdef size_t tt_size
     cdef bint busy
 
@@ -63,6 +64,11 @@ cdef class Solver:
     def nodes(self):
         """Nodes searched since construction or the last reset_stats()."""
         return self.st.nodes
+
+    @property
+    def check_every(self):
+        """Nodes between checks of Ctrl-C, the deadline, the node limit and progress."""
+        return self.st.check_every
 
     @property
     def tt_bytes(self):
@@ -159,6 +165,13 @@ cdef class Solver:
         # key bits 44-49: player (2) | contract (3) | void rule (1); leader at 50-51.
         self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 44
 
+    def stop(self, bint stop=True):
+        """Ask a search running in another thread to stop at its next check and answer with
+        the bounds it proved, as at a deadline (Python delivers Ctrl-C to the main thread
+        only: a caller waiting there stops the searches of its worker threads with this).
+        The request holds for every later search until ``stop(False)``."""
+        self.st.stop_requested = stop
+
     cdef void _limits(self, int64_t max_nodes, double deadline, progress) noexcept:
         # A node budget is deterministic (the same stop on any machine); a deadline is not.
         # progress is a borrowed reference: the caller's argument keeps it alive.
@@ -166,6 +179,7 @@ cdef class Solver:
         self.st.deadline = deadline if deadline > 0 else 0
         self.st.progress = <PyObject*>progress if progress is not None else NULL
         self.st.cur_card = -1
+        self.st.cur_won = 0
 
     cdef int _leave(self) except -1:
         """End a call: a signal or an error in the progress callback is raised; a node
@@ -282,6 +296,7 @@ cdef class Solver:
                     # The card completes the trick: the rest is a new position.
                     w = (L + trick_winner_c(st.trick, 3, st.trump)) % 3
                     won = w == mover
+                    st.cur_won = won
                     saved_left = st.tricks_left
                     st.leader = w
                     st.ntrick = 0
@@ -315,6 +330,7 @@ cdef class Solver:
                             hi = v
                     st.ntrick = nt
                 st.hands[mover] ^= bit
+                st.cur_won = 0
                 repcards[nreps] = card
                 replo[nreps] = lo + won
                 rephi[nreps] = hi + won

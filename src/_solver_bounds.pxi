@@ -9,10 +9,11 @@ cdef inline int _check_signals(SolverState* st) noexcept nogil:
     with gil:
         if _py_check_signals() != 0:
             st.abort = 1
-        elif st.deadline > 0 and _monotonic() >= st.deadline:
+        elif st.stop_requested or (st.deadline > 0 and _monotonic() >= st.deadline):
             st.abort = 3
         elif st.progress != NULL:
-            r = _py_call4(st.progress, "Liii", st.nodes, st.cur_card, st.cur_lo, st.cur_hi)
+            r = _py_call4(st.progress, "Liii", st.nodes, st.cur_card, st.cur_lo + st.cur_won,
+                          st.cur_hi + st.cur_won)
             if r == NULL:
                 st.abort = 1
             Py_XDECREF(r)

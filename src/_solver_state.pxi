@@ -198,7 +198,11 @@ cdef struct SolverState:
     int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
     int cur_hi              # tests proved (its answer when stopped)
     int cur_card            # the card being valued (move_bounds), -1 for a player's value
+    int cur_won             # 1 when that card completes a trick its player wins: added to
+                            # the bounds reported to progress (f counts from the next trick)
     PyObject* progress      # called as progress(nodes, card, lo, hi) at each check; or NULL
+    int stop_requested      # set by Solver.stop() from another thread: stop at the next
+                            # check like at a deadline (abort 3)
     TTEntry* tt
     uint32_t* heads         # per bucket: the table's epoch when it was last written (an
                             # older bucket counts as empty) << 16 | how many entries are

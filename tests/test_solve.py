@@ -286,3 +286,53 @@ def test_a_time_limit_stops_a_hard_solve_and_says_so():
 def test_limits_must_be_positive(limits):
     with pytest.raises(ValueError):
         solve(Position.random(1, Contract.HEARTS), **limits)
+
+
+# ---------------------------------------------------------------------- threads
+
+
+@pytest.mark.parametrize("contract", list(Contract))
+def test_threads_give_the_same_values(contract):
+    for seed in range(3):
+        pos = midgame(200 + seed, contract)
+        one = solve(pos, threads=1, solver=new_solver(4))
+        for threads in (2, 3):
+            many = solve(pos, threads=threads, solver=new_solver(4))
+            assert many.players == one.players and many.moves == one.moves, (seed, threads)
+
+
+def test_runs_of_equal_cards():
+    from ts358.analysis.solve import _runs
+
+    # The chooser leads: A K Q with the J and T out of play and the 9 are one run; the 5 is
+    # split from it by the 7 and from the 2 by the 4 and 3, all still in play.
+    pos = Position(Contract.NO_TRUMP, ("AKQ952.-.-.-", "43.AKQJ.-.-", "7.-.-.AKQJ6"))
+    runs = [[str(Card.from_id(c)) for c in run] for run in _runs(pos)]
+    # The J and T of spades are out of play (in no hand and not in the trick).
+    assert runs == [["AS", "KS", "QS", "9S"], ["5S"], ["2S"]]
+
+
+def test_ctrl_c_during_a_threaded_solve_stops_every_thread():
+    import _thread
+    import threading
+
+    pos = Position.random(81, Contract.NO_TRICKS)
+    solver = new_solver(8)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        solve(pos, threads=2, solver=solver)
+    timer.cancel()
+    # The solvers are free again.
+    small = Position("hearts", ("A.-.-.-", "K.-.-.-", "-.2.-.-"), taken=(7, 5, 3))
+    assert solve(small, threads=2, solver=solver).player(Role.DEALER).tricks == 4
+
+
+def test_an_error_in_a_thread_is_raised():
+    pos = midgame(300, Contract.HEARTS)
+
+    def broken(_progress):
+        raise RuntimeError("progress failed")
+
+    with pytest.raises(RuntimeError, match="progress failed"):
+        solve(pos, threads=2, solver=_core358.Solver(4, check_every=64), progress=broken)

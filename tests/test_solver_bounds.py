@@ -172,3 +172,30 @@ def test_per_card_budgets_and_left_out_cards():
         assert {card: lo for card, lo, hi in full if lo == hi} == exact
         checked += 1
     assert checked > 20
+
+
+def test_progress_of_a_card_that_completes_a_trick_counts_the_trick():
+    from ts358 import Contract, Position
+
+    checked = 0
+    for seed in range(40):
+        pos = Position.random(seed, Contract(seed % 6))
+        rng = random.Random(seed)
+        while pos.tricks_left > 9 or len(pos.trick) < 2:
+            pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+        args = (
+            tuple(h.mask for h in pos.hands),
+            int(pos.leader),
+            [c.id for c in pos.trick],
+            int(pos.contract),
+            int(pos.void),
+        )
+        exact = dict(_core358.Solver(4).move_values(*args))
+        seen = []
+        _core358.Solver(4, check_every=64).move_bounds(
+            *args, progress=lambda *a, seen=seen: seen.append(a)
+        )
+        for _, card, lo, hi in seen:
+            assert lo <= exact[card] <= hi, (seed, card, lo, hi, exact[card])
+        checked += len(seen)
+    assert checked > 50

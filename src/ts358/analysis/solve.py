@@ -42,12 +42,23 @@ from collections.abc import Callable
 from typing import Any
 
 from ts358 import _core358
+from ts358.analysis._parallel import helper_solvers, run_tasks
+from ts358.batch.pool import default_workers
 from ts358.cards import Card, CardSet
 from ts358.position import Position
 from ts358.rules import Contract, Role
 
 FIRST_PASS_NODES = 1 << 16
 """The node budget of each value in the first pass of a limited solve (doubled each pass)."""
+
+PARALLEL_FROM = 9
+"""Positions with fewer tricks left are solved on one thread (they take milliseconds)."""
+
+
+def default_threads() -> int:
+    """The cores this process may use."""
+    return default_workers()
+
 
 __all__ = ["MoveValue", "PlayerValue", "SolveProgress", "SolveResult", "new_solver", "solve"]
 
@@ -229,6 +240,7 @@ def solve(
     tt_mb: int = 64,
     time_limit: float | None = None,
     max_nodes: int | None = None,
+    threads: int | None = None,
     progress: Callable[[SolveProgress], object] | None = None,
 ) -> SolveResult:
     """Solve ``position`` double dummy.
@@ -246,6 +258,11 @@ def solve(
             nodes, a few milliseconds of search); None: no limit.
         max_nodes: stop after about this many nodes in all; None: no limit. Unlike a time
             limit, the same budget stops at the same place on every machine.
+        threads: search on this many threads (default: the cores this process may use),
+            each with its own table (the helpers' tables are kept with ``solver`` for the
+            next solve). Positions of fewer than 9 tricks use one: they solve in
+            milliseconds. Exact values are the same for any number of threads; limited
+            solves are reproducible (``max_nodes``) with one thread only.
         progress: called a few hundred times a second during a long solve with a
             :class:`SolveProgress` (the callback can throttle itself).
 
@@ -265,6 +282,8 @@ def solve(
         raise ValueError(f"time_limit must be positive, not {time_limit!r}")
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, not {max_nodes!r}")
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads!r}")
     roles = tuple(Role) if player is None else (Role(player),)
     contract = position.contract
     start = time.perf_counter()
@@ -276,8 +295,10 @@ def solve(
 
     if solver is None:
         solver = new_solver(tt_mb)
-    else:
-        solver.reset_stats()
+    count = threads if threads is not None else default_threads()
+    solvers = helper_solvers(solver, count) if position.tricks_left >= PARALLEL_FROM else [solver]
+    for s in solvers:
+        s.reset_stats()
     args = (
         tuple(h.mask for h in position.hands),
         int(position.leader),
@@ -292,7 +313,7 @@ def solve(
         """Nodes left of max_nodes (0: no limit; -1: spent)."""
         if max_nodes is None:
             return 0
-        left = max_nodes - int(solver.nodes)
+        left = max_nodes - sum(int(s.nodes) for s in solvers)
         return left if left > 0 else -1
 
     def reporter(target: Callable[[int], str], taken: int) -> Any:
@@ -322,30 +343,51 @@ def solve(
     # ones at the bounds of no search); the table keeps what each pass proved, and the
     # bounds of the passes are intersected.
     each = FIRST_PASS_NODES if limited else 0
+
+    def node_budget() -> int:
+        left = budget()
+        return min(left, each) if left and each else (left or each)
+
+    def role_bounds(s: Any, role: Role) -> tuple[int, int]:
+        return s.bounds(  # type: ignore[no-any-return]
+            *args,
+            int(role),
+            max_nodes=node_budget(),
+            deadline=deadline,
+            progress=reporter(_role_label(role), position.taken[role]),
+        )
+
+    def card_bounds(s: Any, only: int) -> list[tuple[int, int, int]]:
+        return s.move_bounds(  # type: ignore[no-any-return]
+            *args,
+            max_nodes=max(budget(), 0),
+            deadline=deadline,
+            progress=reporter(_card_label, position.taken[mover]),
+            per_card=each,
+            only=only,
+        )
+
+    def run(s: Any, task: int | Role) -> list[tuple[int, int, int]] | tuple[int, int]:
+        if limited and over():
+            return (0, n) if isinstance(task, Role) else []
+        return role_bounds(s, task) if isinstance(task, Role) else card_bounds(s, task)
+
     while True:
-        open_cards = [cid for cid, (lo, hi) in cards.items() if lo < hi]
-        if open_cards and not (limited and over()):
-            raw = solver.move_bounds(
-                *args,
-                max_nodes=max(budget(), 0),
-                deadline=deadline,
-                progress=reporter(_card_label, position.taken[mover]),
-                per_card=each,
-                only=sum(1 << cid for cid in open_cards),
-            )
-            for cid, lo, hi in raw:
+        runs = _runs(position) if moves else []
+        open_runs = [r for r in runs if any(cards[c][0] < cards[c][1] for c in r)]
+        open_roles = [role for role, (lo, hi) in future.items() if lo < hi]
+        if len(solvers) == 1:
+            # One thread: one search over every open card, so that each card's search
+            # uses what the previous ones stored (and the node counts stay as they were).
+            only = sum(1 << c for r in open_runs for c in r)
+            found = [run(solver, only)] if open_runs else []
+        else:
+            found = run_tasks([sum(1 << c for c in r) for r in open_runs], solvers, run)
+        for raw in found:
+            for cid, lo, hi in raw:  # type: ignore[misc]
                 cards[cid] = _narrow(cards[cid], (lo, hi))
-        for role, known in future.items():
-            if known[0] < known[1] and not (limited and over()):
-                left = budget()
-                found = solver.bounds(
-                    *args,
-                    int(role),
-                    max_nodes=min(left, each) if left and each else (left or each),
-                    deadline=deadline,
-                    progress=reporter(_role_label(role), position.taken[role]),
-                )
-                future[role] = _narrow(known, found)
+        for role, got in zip(open_roles, run_tasks(open_roles, solvers, run)):
+            future[role] = _narrow(future[role], got)  # type: ignore[arg-type]
         unfinished = any(lo < hi for lo, hi in (*cards.values(), *future.values()))
         if not unfinished or not limited or over():
             break
@@ -376,6 +418,22 @@ def solve(
         seconds,
         stopped,
     )
+
+
+def _runs(position: Position) -> list[tuple[int, ...]]:
+    """The legal cards of the player to move as runs of equal cards (ids, highest first):
+    cards of a suit with nothing still in play between them (the core searches one card
+    of each run and gives the others its value)."""
+    gone = ~(sum(h.mask for h in position.hands) | sum(c.mask for c in position.trick))
+    runs: list[tuple[int, ...]] = []
+    for card in sorted(position.legal_moves(), key=lambda c: -c.id):
+        if runs and runs[-1][-1] >> 4 == card.id >> 4:
+            between = ((1 << runs[-1][-1]) - 1) & ~((1 << (card.id + 1)) - 1)
+            if not between & ~gone:
+                runs[-1] = (*runs[-1], card.id)
+                continue
+        runs.append((card.id,))
+    return runs
 
 
 def _narrow(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:

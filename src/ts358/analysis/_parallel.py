@@ -1,0 +1,112 @@
+"""Running solver tasks on several threads, each with its own solver and table.
+
+The core searches without the GIL, so Python threads run searches truly in parallel. The
+tasks (per-card runs of equal cards, then players' values) are cut into one contiguous
+segment per thread: neighbouring cards share most of their subtrees, and a thread keeps
+its own table, so each thread works through a block of related cards. A thread that
+finishes its segment takes tasks from the end of the longest segment left.
+
+One table shared by all threads would let every thread use what the others proved, but
+needs entries that tear-free concurrent readers can trust; per-thread tables are simple
+and safe (docs/solver.md, Threads, has the measurements that chose them).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from ts358 import _core358
+
+__all__ = ["helper_solvers", "run_tasks"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_HELPERS: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
+
+
+def helper_solvers(solver: Any, count: int) -> list[Any]:
+    """``solver`` and ``count - 1`` more solvers with tables of the same size, kept for the
+    next solve with the same main solver (a table is costly to allocate)."""
+    helpers = _HELPERS.setdefault(solver, [])
+    while len(helpers) < count - 1:
+        helpers.append(
+            _core358.Solver(max(1, solver.tt_bytes >> 20), check_every=solver.check_every)
+        )
+    return [solver, *helpers[: count - 1]]
+
+
+def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T], R]) -> list[R]:
+    """``run(solver, task)`` for every task, on one thread per solver; results in task order.
+
+    Ctrl-C (delivered to the calling thread, which waits) stops every search at its next
+    check and is raised once the threads have ended; an error in a task is raised likewise.
+    """
+    threads = min(len(solvers), len(tasks))
+    if threads <= 1:
+        return [run(solvers[0], task) for task in tasks]
+    size, extra = divmod(len(tasks), threads)
+    segments: list[deque[int]] = []
+    first = 0
+    for i in range(threads):
+        length = size + (i < extra)
+        segments.append(deque(range(first, first + length)))
+        first += length
+    lock = threading.Lock()
+    stopping = threading.Event()
+    results: dict[int, R] = {}
+    errors: list[BaseException] = []
+
+    def next_task(own: deque[int]) -> int | None:
+        with lock:
+            if stopping.is_set():
+                return None
+            if own:
+                return own.popleft()
+            longest = max(segments, key=len)
+            return longest.pop() if longest else None
+
+    finished = threading.Semaphore(0)
+
+    def worker(i: int) -> None:
+        try:
+            while (index := next_task(segments[i])) is not None:
+                results[index] = run(solvers[i], tasks[index])
+        except BaseException as exc:  # reported to the waiting thread
+            errors.append(exc)
+            stopping.set()
+            for s in solvers[:threads]:
+                s.stop()
+        finally:
+            finished.release()
+
+    for s in solvers[:threads]:
+        s.stop(False)
+    for i in range(threads):
+        threading.Thread(target=worker, args=(i,), daemon=True).start()
+    # Counted on a semaphore rather than Thread.join: a join cut short by Ctrl-C can take a
+    # running thread for finished (the solver it holds would then still be busy).
+    done = 0
+    try:
+        while done < threads:
+            if finished.acquire(timeout=0.05):
+                done += 1
+    except KeyboardInterrupt:
+        stopping.set()
+        for s in solvers[:threads]:
+            s.stop()
+        while done < threads:
+            finished.acquire()
+            done += 1
+        raise
+    finally:
+        if done == threads:
+            for s in solvers[:threads]:
+                s.stop(False)
+    if errors:
+        raise errors[0]
+    return [results[i] for i in range(len(tasks))]

@@ -31,6 +31,7 @@ from ts358.session.texts import LANGUAGES
 __all__ = [
     "MAX_SECONDS",
     "MAX_TABLE_MEGABYTES",
+    "MAX_THREADS",
     "Deals",
     "Game",
     "GameList",
@@ -44,6 +45,7 @@ __all__ = [
     "Scheduler",
     "Seed",
     "TableMegabytes",
+    "Threads",
     "TimeLimit",
     "Workers",
     "game",
@@ -313,6 +315,19 @@ TimeLimit = Annotated[
         parser=time_limit,
         help="Stop each solve after about this long and show what it proved: a range of "
         "tricks where a value is not exact (default: no limit, exact values).",
+    ),
+]
+MAX_THREADS = 256
+"""The most threads ``--threads`` takes."""
+
+Threads = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option(
+        "--threads",
+        metavar="N",
+        parser=whole_number(1, MAX_THREADS),
+        help="Search on N threads, each with its own table of --tt-mb (default: one per "
+        "core). Exact values are the same for any N.",
     ),
 ]
 TableMegabytes = Annotated[

@@ -22,7 +22,7 @@ from rich.text import Text
 from ts358.analysis.solve import SolveProgress, SolveResult, new_solver, solve
 from ts358.cards import Card, CardSet, Suit
 from ts358.cli.app import CommandError, app, signed
-from ts358.cli.options import Player, TableMegabytes, TimeLimit
+from ts358.cli.options import Player, TableMegabytes, Threads, TimeLimit
 from ts358.position import Position, PositionError
 from ts358.rules import Contract, Role
 from ts358.session.texts import can_encode_symbols
@@ -264,6 +264,7 @@ def solve_command(
     ] = False,
     tt_mb: TableMegabytes = DEFAULT_TABLE_MEGABYTES,
     time_limit: TimeLimit = None,
+    threads: Threads = None,
 ) -> None:
     # Help text: SOLVE_HELP, set on the command.
     # Read and check every file before the first (possibly long) search.
@@ -286,6 +287,7 @@ def solve_command(
                 moves=not no_moves,
                 solver=solver,
                 time_limit=time_limit,
+                threads=threads,
                 progress=progress,
             )
         if as_json:

@@ -1,0 +1,88 @@
+"""Threads against one thread: ``solve()`` of full deals with every player and every card,
+as ``ts358 solve FILE`` runs it, with ``--threads 1`` and ``--threads N`` alternating deal by
+deal in one run (the host's speed drifts; alternating keeps the comparison fair).
+
+    python bench/threads.py --deals 20 --threads 2
+    python bench/threads.py --quick
+
+Per contract: the time ratio (one thread / N threads; above 1: the threads are faster), as
+the geometric mean per deal and in total, and whether every value agreed (it must). Each
+solve starts from empty tables (cleared, not timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import common  # bench/common.py: puts src/ on sys.path, machine info, result files
+from ts358 import Contract, Position
+from ts358.analysis._parallel import helper_solvers
+from ts358.analysis.solve import new_solver, solve
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="4 deals per contract")
+    parser.add_argument("--deals", type=int, default=20, help="deals per contract (default 20)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--contracts", default="spades,hearts,diamonds,clubs,no-trump,no-tricks")
+    parser.add_argument("--name", default="threads")
+    args = parser.parse_args()
+    deals = 4 if args.quick else args.deals
+    contracts = [Contract.parse(c) for c in args.contracts.split(",")]
+    solver = new_solver(64)
+    helpers = helper_solvers(solver, args.threads)
+    rows = []
+    for contract in contracts:
+        one_s, many_s, ratios, agree = [], [], [], 0
+        for seed in range(args.first_seed, args.first_seed + deals):
+            pos = Position.random(seed, contract)
+            timed = {}
+            for threads in (1, args.threads) if seed % 2 else (args.threads, 1):
+                for s in helpers:
+                    s.clear()
+                start = time.perf_counter()
+                result = solve(pos, solver=solver, threads=threads)
+                timed[threads] = (time.perf_counter() - start, result)
+            (t1, r1), (tn, rn) = timed[1], timed[args.threads]
+            same = r1.players == rn.players and r1.moves == rn.moves
+            agree += same
+            one_s.append(t1)
+            many_s.append(tn)
+            ratios.append(t1 / tn)
+            print(
+                f"  {contract.label:9} seed {seed:3}  1 thread {t1:7.2f} s  "
+                f"{args.threads} threads {tn:7.2f} s  x{t1 / tn:4.2f}"
+                f"{'' if same else '  VALUES DIFFER'}",
+                flush=True,
+            )
+        rows.append(
+            {
+                "contract": contract.label,
+                "deals": deals,
+                "ratio_geomean": round(common.geometric_mean(ratios), 3),
+                "ratio_total": round(sum(one_s) / sum(many_s), 3),
+                "one_thread_total_s": round(sum(one_s), 2),
+                "threads_total_s": round(sum(many_s), 2),
+                "values_agree": f"{agree}/{deals}",
+            }
+        )
+    for row in rows:
+        print(
+            f"{row['contract']:9}  x{row['ratio_geomean']:.2f} per deal, "
+            f"x{row['ratio_total']:.2f} in total, values agree {row['values_agree']}"
+        )
+    data = {
+        "benchmark": "threads",
+        "config": {"threads": args.threads, "deals": deals, "first_seed": args.first_seed},
+        "results": rows,
+    }
+    path = common.write_results(args.name, data)
+    print(f"wrote {common.shown(path)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

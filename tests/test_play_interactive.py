@@ -347,3 +347,28 @@ def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
         match.apply_answer(make_player("medium").decide(pending.view))
     with pytest.raises(HintUnavailable, match="few tricks"):
         play_cli.strong_hint(pending.view)
+
+
+def test_ctrl_c_during_the_review_skips_it_and_the_match_goes_on(home, monkeypatch):
+    from rich.console import Console
+
+    from ts358.session.play import PlayOptions, play_interactive
+    from ts358.session.saves import SavedMatch
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("ts358.session.play.review_deal", interrupted)
+    steps, expected = human_script(8, deals=3)
+    saved = SavedMatch(Match(Rules(length=3), 8, ("You", "Left", "Right")), "t-8", 0, "medium")
+    out, err = io.StringIO(), io.StringIO()
+    code = play_interactive(
+        saved,
+        PlayOptions(home / "r.json", analysis=True, hint=None, stats=False),
+        Console(file=out),
+        Console(file=err, soft_wrap=True),
+        stream=io.StringIO("\n".join(a for _, _, a in steps) + "\n"),
+    )
+    assert code == 0 and saved.match.done  # every deal was played, not just the first
+    assert err.getvalue().count("Analysis cancelled (Ctrl-C); the match goes on.") == 3
+    assert saved.match.totals == expected.totals

@@ -42,8 +42,8 @@ cdef class Solver:
         if self.st.tt == NULL or self.st.heads == NULL:
             raise MemoryError("cannot allocate the transposition table")
         # Entries are read only below their bucket's live count, so they need no zeroing;
-        # it touches every page now, so that solves do not pay the first touch (the
-        # benchmark's endgames on a fresh Solver took 14x longer in total).
+        # it touches every page now, so that solves do not pay the first touch of each
+        # page (docs/solver.md, Log: table).
         memset(self.st.tt, 0, nbuckets * BUCKET * sizeof(TTEntry))
         self.st.tt_buckets = nbuckets
         self.st.epoch = 1

@@ -103,10 +103,8 @@ cdef int _sure_on_lead(SolverState* st, int X, uint64_t inplay, uint64_t* rel) n
     only as long as every other seat holding trumps still follows, unless X's top trumps
     draw all the others' trumps first). Where X's top cards of a suit are at least as many
     as any other seat's cards of it, they draw that suit and X's lower cards of it win
-    too, in a side suit once no other seat can ruff (1.06-1.20x fewer nodes per deal in
-    the five trump and no-trump contracts, seeds 0-59 and held-out 100-159). The lowest
-    top card of each suit counted goes into rel: with the hand shapes it fixes all of
-    that."""
+    too, in a side suit once no other seat can ruff. The lowest top card of each suit
+    counted goes into rel: with the hand shapes it fixes all of that."""
     cdef int s, c, limit, o, count = 0, drawn = 0
     cdef uint64_t lane, low, mine
     cdef int trump = st.trump
@@ -168,10 +166,9 @@ cdef inline int _keeps_tops(SolverState* st, uint64_t inplay, int X, int a,
 
     With seqs, the spare cards left over also keep the cards of X's top sequences below
     the top card: cashed after the top card, each wins too; so do X's lower cards of a
-    suit where the sequence is at least as long as a's and b's cards of it, which it draws
-    (no-trump 1.02-1.03x fewer nodes per deal). The lowest card kept of each such sequence
-    goes into rel (for the lower cards, the sequence's lowest: with the hand shapes it
-    fixes the rest)."""
+    suit where the sequence is at least as long as a's and b's cards of it, which it draws.
+    The lowest card kept of each such sequence goes into rel (for the lower cards, the
+    sequence's lowest: with the hand shapes it fixes the rest)."""
     cdef int s, j, k = 0, forced = 0, spare = 0, xn, qn, bn, trumps = 0
     cdef uint64_t lane, mine, low, tops = 0
     cdef int seq[4]
@@ -315,8 +312,7 @@ cdef void _quick_bounds(SolverState* st, uint64_t inplay, int* lo, int* hi,
             # Where P holds no trump the leader can cash its own first: P never ruffs,
             # the partner follows suit to them (their ruffs are ruled out as in
             # _sure_on_lead) or discards cards it does not count, if it has enough; the
-            # partner's tops stay tops. 1.11x fewer nodes per deal in no-trump, 1.03-1.04x
-            # in trump contracts (seeds 0-59).
+            # partner's tops stay tops.
             o = 3 - L - P
             for s in range(4):
                 lane = inplay & suit_mask(s)

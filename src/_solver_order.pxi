@@ -2,9 +2,9 @@
 
 cdef inline int _pair_trump_lead_fit(SolverState* st, int card, uint64_t inplay) noexcept nogil:
     """Fitted adjustment to the order of the pair's leads in trump contracts (fitted like
-    _lead_fit, but against each lead's place in the rule-and-history order: the first
-    lead cut at 84% of the logged nodes, from 76%): not into P's ruff, not the top card,
-    rather to the partner's top card or ruff, and suits where P holds few cards."""
+    _lead_fit, but against each lead's place in the rule-and-history order; docs/solver.md,
+    Log: move ordering): not into P's ruff, not the top card, rather to the partner's top
+    card or ruff, and suits where P holds few cards."""
     cdef int s = card_suit(card)
     cdef int L = st.leader
     cdef int P = st.player
@@ -37,8 +37,8 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
     if st.misere:
         # Weights fitted to which leads cut in logged no-tricks searches (full deals, 5 or
         # more tricks left, nodes where some leads cut and some did not); they put a
-        # cutting lead first at 82% (P) and 85% (pair) of such nodes, against about 50%
-        # for the hand-written rules they replaced.
+        # cutting lead first far more often than the hand-written rules they replaced
+        # (docs/solver.md, Log: move ordering).
         pl = st.hands[P] & lane
         if L == P:
             # P: lead from short suits that both opponents still hold; a card under all of
@@ -81,9 +81,9 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
         if pb == 0 and (pl & above):
             sc -= 30
         return sc
-    # Trump and no-trump: weights fitted like the no-tricks ones above (first lead cut at
-    # 87% of P's and 91% of the pair's nodes in no-trump, 90% of P's in hearts, from 76-80%),
-    # ahead of the hand-written rules and the history, which order the ties.
+    # Trump and no-trump: weights fitted like the no-tricks ones above, ahead of the
+    # hand-written rules and the history (which order the ties), as they put a cutting
+    # lead first more often.
     return 2048 * _lead_fit(st, card, inplay) + _lead_rules(st, card, inplay)
 
 
@@ -104,8 +104,8 @@ cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept n
     In trump contracts, each answer the other side has to the lead costs one point: after
     a lead that succeeds, every answer must be refuted, so leads that leave few (the
     other side follows from few runs rather than discards or ruffs freely) make smaller
-    proofs. That took 1.39x fewer nodes (geometric mean) and 1.7x less time on 160 full
-    deals of the four trump contracts; in no-trump it was neutral."""
+    proofs. Not used in no-trump, where it gained nothing (docs/solver.md, Log: move
+    ordering)."""
     cdef int s = card_suit(card)
     cdef int L = st.leader
     cdef int P = st.player
@@ -236,8 +236,7 @@ cdef inline int _misere_follow_score(SolverState* st, int card, int wins, int si
                                      int mover, int third_max) noexcept nogil:
     """No-tricks: move-ordering score for a card played to a trick (higher first).
 
-    First come weights fitted to which cards cut in logged full-deal searches (the first
-    card cut at 89% of P's and 77% of the pair's nodes, from 76% and 54%): everyone
+    First come weights fitted to which cards cut in logged full-deal searches: everyone
     discards from short suits; P plays high without winning (a card the third hand must
     overtake ducks too) and discards high; the pair plays high but never over P's
     winning card unless the partner, third, must go over it anyway (an absolute rule on
@@ -270,12 +269,8 @@ cdef inline int _misere_follow_score(SolverState* st, int card, int wins, int si
         if wins and not side_winning and not (st.ntrick == 1 and third_max > st.trick[0]):
             # Over P's winning card only once no card keeps P winning, unless the third
             # hand (the partner) must go over P anyway. The fit's penalty of 100 was
-            # smaller than the rank terms, so a high card went over P first: absolute, it
-            # took 1.14x fewer nodes per deal on seeds 0-39 (1.10x in total) and 1.17x on
-            # held-out 100-129 (1.23x); 130 (just over the rank terms' largest) measured
-            # 1.12x, at the third hand alone 1.09x. Exempting the second hand where the
-            # partner must go over P: a further 1.07x fewer (seeds 0-39, 1.14x in total),
-            # 1.05x on 100-129 (1.14x).
+            # smaller than the rank terms, so a high card went over P first; hence a
+            # penalty no other term can outweigh (docs/solver.md, Log: move ordering).
             fit -= 1000
         rule = 100 + rank if not wins else 50 - rank
     return 256 * fit + rule
@@ -300,8 +295,7 @@ cdef inline int _follow_score(SolverState* st, int card, int wins, int side_winn
             return 70 - v
         if side_winning and (third_max < 0 or not beats(third_max, st.trick[0], st.trump)):
             # The partner's lead wins whatever the third hand plays: play low, not over
-            # it (ahead of the sure-winner rule below, which went over it first). Nodes
-            # per deal: no-trump 1.03x fewer (160 deals), trump contracts 1.00-1.02x.
+            # it (ahead of the sure-winner rule below, which went over it first).
             return 100 - v if not wins else 30 - v
         if wins and (third_max < 0 or not beats(third_max, card, st.trump)):
             return 100 - v      # a sure winner, cheapest first

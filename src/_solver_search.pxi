@@ -106,7 +106,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     inplay = st.hands[0] | st.hands[1] | st.hands[2]
 
     # The table's bucket first, so that its memory arrives while the bounds are computed
-    # (1.05x faster on 60 full deals, for the work wasted where the bounds decide).
+    # (worth the work wasted where the bounds decide; docs/solver.md, Log: table).
     key = _boundary_key(st, inplay, &h0r, &h1r, &mask, ends)
     hsh = _mix64(key ^ _mix64((h0r & mask) * 3 + (h1r & mask)))
     key &= CHECK
@@ -131,13 +131,11 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     # The live entries of a bucket are a prefix (see _tt_store), scanned newest first: a
     # search revisits the positions it stored last most often. A full bucket continues in the
     # next bucket of the position's chain: some coarse positions (suit lengths and top
-    # owners) collect thousands of entries in the heavy deals, and with room for 256 the
-    # searches kept replacing and recomputing them (chains of 8 such buckets: 4-6x fewer
-    # nodes on the four heaviest trump and no-trump deals of the benchmark). Buckets of 128
-    # in chains of 16 hold as much for one position, while a scan passes fewer entries of
-    # other positions: no-tricks, where 256-entry buckets could not chain without doubling
-    # the time of the hottest scans, now chains and takes 1.12x less time per deal (1.2x in
-    # total, seeds 0-8), trump and no-trump the same.
+    # owners) collect thousands of entries in the heavy deals, and with one bucket's room
+    # the searches kept replacing and recomputing them. Buckets of 128 in chains of 16 hold
+    # as much for one position as 256 in chains of 8, while a scan passes fewer entries of
+    # other positions: that lets no-tricks chain too, where 256-entry buckets made the
+    # hottest scans too slow to chain (docs/solver.md, Log: table).
     nchain = 0
     split = 0
     while True:
@@ -175,18 +173,17 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if nchain == 1 and hot and not split:
             split = 1
         # Only a bucket filled mostly by this coarse position continues: a table kept over
-        # many solves fills every bucket with many positions, and chains there only made
-        # every scan longer (a computer player's searches took twice the time).
+        # many solves (a computer player's) fills every bucket with many positions, and
+        # chains there only made every scan longer.
         if not hot or nchain == CHAIN:
             if split == 1:
-                # Where one coarse position fills its first bucket (the heavy deals, where a
-                # probe scanned 210 entries), its entries that keep each suit's next card
-                # exact too (the top two in trump and no-trump, 75-90% of the entries
-                # there; the top four in no-tricks) go to a second chain, hashed on the
-                # owners of those cards too. A position whose first bucket is no longer so
-                # full misses them there: that costs a search, never a wrong value. In
-                # no-tricks it took 1.03-1.08x fewer nodes on the five heaviest of seeds
-                # 0-199 tried, the others the same.
+                # Where one coarse position fills its first bucket (the heavy deals, whose
+                # probes scan long), its entries that keep each suit's next card exact too
+                # (the top two in trump and no-trump, most of the entries there; the top
+                # four in no-tricks) go to a second chain, hashed on the owners of those
+                # cards too, which shortens those scans. A position whose first bucket is
+                # no longer so full misses them there: that costs a search, never a wrong
+                # value (docs/solver.md, Log: table).
                 split = 2
                 nchain1 = nchain
                 cur = chain2
@@ -202,11 +199,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         b = st.tt + cur[nchain] * BUCKET
 
     # No entry for these cards: the best lead of the newest entry of the same coarse position
-    # (suit lengths, leader, top owners) with other low cards is often this one's best too.
-    # Nodes, geometric mean per deal: 1.01-1.09x fewer in the five trump and no-trump
-    # contracts (seeds 0-59 and held-out 100-159; totals 0.98-1.17x), no-tricks 1.04x
-    # (seeds 0-39, totals the same); time 1.04-1.08x less per deal on held-out seeds
-    # 200-239 of the five. The newest such entry did better than the costliest.
+    # (suit lengths, leader, top owners) with other low cards is often this one's best too
+    # (the newest rather than the costliest: docs/solver.md, Log: move ordering).
     if best == NO_MOVE:
         best = sibling
     maximizer = (L == P) != st.misere
@@ -226,10 +220,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         best = -1
     # The killer lead (the leader's lead that cut elsewhere at this depth where the order's
     # first failed) comes right after the table's move where the fitted orders are
-    # weakest: the pair's leads in trump contracts and in no-tricks, P's in no-trump. Nodes
-    # on held-out seeds 40-99, geometric mean per deal: 1.05-1.12x fewer in the five trump
-    # and no-trump contracts (no-trump 1.21x in total); no-tricks seeds 0-15 1.03x (1.06x
-    # in total). For the other side of each it measured worse, and so did a second killer.
+    # weakest, and only there: the pair's leads in trump contracts and in no-tricks, P's
+    # in no-trump (docs/solver.md, Log: move ordering).
     killer = st.killer[n][L] if (L != P) == (st.trump >= 0 or st.misere != 0) else -1
     nmoves = 0
     while reps:
@@ -330,9 +322,9 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
     suit = card_suit(t0)
     legal = legal_mask(hand, suit, trump, st.void_rule)
     # The pair's killer card in no-trump, first: the fixed order ranks discards by rank
-    # alone, and which suit to discard from is what the killer mostly remembers. Nodes,
-    # geometric mean per deal: no-trump 1.17x fewer (seeds 0-39; 1.15x with discards
-    # alone); in trump contracts the same (0.99-1.02x), for P and in no-tricks worse.
+    # alone, and which suit to discard from is what the killer mostly remembers. Not for
+    # P, nor in trump contracts or no-tricks, where it did not pay (docs/solver.md, Log:
+    # move ordering).
     killing = trump < 0 and not st.misere and mover != P
     gaps = DECK & ~inplay
     reps = _run_tops(hand, gaps) & legal
@@ -465,26 +457,20 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     cdef int64_t limit = st.node_limit
     cdef bint budget, dropped
     if st.trump >= 0:
-        # In trump contracts the playout gives P about one trick too many (on 800 full
-        # deals: one more than the value in 42%, the value in 31%, two or more over in
-        # 25%), and tests that succeed on the way up cost less than tests that fail on
-        # the way down: starting one lower took 1.07x fewer nodes (geometric mean, 280
-        # and 160 deals); two lower or a climb from 1 gained no more. Once the leads were
-        # ordered by the other side's answers (_lead_fit), the playout's value, one
-        # lower and two lower measured the same (160 deals).
+        # In trump contracts the playout gives P about one trick too many, and tests
+        # that succeed on the way up cost less than tests that fail on the way down
+        # (docs/solver.md, Log: driver, targets and tests).
         t -= 1
     if st.misere:
         # The playout's value is a poor guess in no-tricks (the pair's greedy play lets P
-        # off lightly); climbing from 1 measured better.
+        # off lightly), so the tests climb from 1.
         t = 1
     # In trump contracts the first test runs on a budget of FIRST_BUDGET nodes; past it, it
     # is dropped (the table keeps what it proved) and the tests start one higher. A first
     # test that heavy is mostly P proving one trick below the value, where the playout
-    # guessed the value itself: the next test, at the value, costs as much again (hearts
-    # seed 147: 10.7M nodes, then 15.9M). On seeds 0-299 of the four trump contracts the
-    # medians stayed the same, the largest fell in 7 of 8 blocks of 100-200 deals (hearts
-    # 147 26.7M -> 13.4M), the totals 1.7% lower; budgets of 256K, 512K and 4M nodes
-    # measured worse or no better.
+    # guessed the value itself: the next test, at the value, costs as much again. The
+    # budget lightens the heaviest solves at no cost to the typical ones (docs/solver.md,
+    # Log: driver, targets and tests).
     budget = st.trump >= 0
     st.cur_lo = lo
     st.cur_hi = hi

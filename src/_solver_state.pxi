@@ -95,8 +95,8 @@ cdef enum:
 # layout is the same for every position that shares the key). An entry keeps the exact
 # cards as their count per suit, k_s (_code_mask), and leaves out the key's top owners,
 # which its exact cards fix; its bounds, best move and work fill the bits left over: 24
-# bytes an entry instead of 40. The heavy no-tricks deals are bound by the table's room
-# (seed 10 took 2.2x fewer nodes with 128 MB than with 64).
+# bytes an entry instead of 40, so that more entries fit, as the heavy no-tricks deals are
+# bound by the table's room (docs/solver.md, Log: table).
 cdef struct TTEntry:
     uint64_t key            # bits 0-51: the position's key without the top owners (CHECK,
                             # see _boundary_key); 52-57: lower bound on f; 58-63: upper
@@ -173,14 +173,12 @@ cdef struct SolverState:
     int player
     int misere              # 1 in no-tricks: P minimises f
     int mink                # top cards per suit always exact in table entries (and hashed):
-                            # 1 measured best in trump and no-trump; in no-tricks the
-                            # entries of one coarse position are many more and overflow
-                            # their bucket unless spread by the top cards. The top three
-                            # rather than two: the ten slowest of the 200 benchmark deals
-                            # took 1.0-1.37x fewer nodes (seed 81 641M -> 468M), all 200
-                            # 1.06x fewer in total; per deal 1.02x more nodes and, side
-                            # by side (bench/ab.py, seeds 0-29), 1.01-1.03x more time,
-                            # 1.09x less in total
+                            # 1 in trump and no-trump (the fewest, so that an entry covers
+                            # the most positions); in no-tricks the entries of one
+                            # coarse position are many more and overflow their bucket
+                            # unless spread by the top cards. The top three rather than
+                            # two help the heavy, table-bound deals for a small cost on
+                            # typical ones (docs/solver.md, Log: table)
     uint64_t meta           # key bits: player, contract, void rule (leader added per node)
     int64_t nodes
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card

@@ -184,8 +184,8 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     # prefix of each bucket), else take the place of its entry that the latest searches
     # stored or used least recently and, among those, that cost least to compute. Work
     # alone kept the costly entries of earlier tests (other targets) that the current test
-    # no longer reaches: the heavy no-tricks deals, which fill the table, took 1.08-1.25x
-    # fewer nodes (seeds 9, 10, 25, 81, 148; 1.1x less time), the others the same.
+    # no longer reaches, while its own entries evicted one another: that matters in the
+    # heavy no-tricks deals, which fill the table (docs/solver.md, Log: table).
     b = st.tt + chain[nchain - 1] * BUCKET
     live = _live(st, chain[nchain - 1])
     if live < BUCKET:

@@ -153,7 +153,7 @@ class SolveResult:
         moves: one entry per legal card of the player to move, in display order (suits
             S H D C, ranks high to low); empty when the deal is over or when ``solve`` was
             called with ``moves=False``.
-        nodes: search nodes visited (as counted by the core solver).
+        nodes: search nodes visited (as counted by the core solvers, every thread's).
         seconds: wall-clock time of the solve.
         stopped: why the solve was cut short (``"time limit"`` or ``"node limit"``), or
             None when it ran to the end; values may be inexact only when it is not None.
@@ -414,7 +414,7 @@ def solve(
         players,
         mover,
         move_values,
-        int(solver.nodes),
+        sum(int(s.nodes) for s in solvers),
         seconds,
         stopped,
     )

@@ -299,102 +299,32 @@ def solve(
     solvers = helper_solvers(solver, count) if position.tricks_left >= PARALLEL_FROM else [solver]
     for s in solvers:
         s.reset_stats()
-    args = (
-        tuple(h.mask for h in position.hands),
-        int(position.leader),
-        [c.id for c in position.trick],
-        int(contract),
-        int(position.void),
-    )
+    search = _Search(position, solver, solvers, deadline, max_nodes, progress, start)
+    cards = dict.fromkeys((c.id for c in position.legal_moves()) if moves else (), search.none)
     mover = position.to_move
-    n = position.tricks_left
-
-    def budget() -> int:
-        """Nodes left of max_nodes (0: no limit; -1: spent)."""
-        if max_nodes is None:
-            return 0
-        left = max_nodes - sum(int(s.nodes) for s in solvers)
-        return left if left > 0 else -1
-
-    def reporter(target: Callable[[int], str], taken: int) -> Any:
-        if progress is None:
-            return None
-
-        def report(nodes: int, card: int, lo: int, hi: int) -> None:
-            progress(
-                SolveProgress(
-                    target(card), (taken + lo, taken + hi), nodes, time.perf_counter() - start
-                )
-            )
-
-        return report
-
-    limited = time_limit is not None or max_nodes is not None
-    legal = [c.id for c in position.legal_moves()] if moves else []
-    cards: dict[int, tuple[int, int]] = dict.fromkeys(legal, (0, n))
-    future = {role: (0, n) for role in roles if not (moves and role is mover)}
-
-    def over() -> bool:
-        return (deadline > 0 and time.monotonic() >= deadline) or budget() < 0
-
+    future = {role: search.none for role in roles if not (moves and role is mover)}
     # Without a limit: one exact search per value. With one: passes over every value not
     # yet exact with a node budget each that doubles from pass to pass, so that when time
     # runs out every value has been looked at (one value at a time would leave the last
     # ones at the bounds of no search); the table keeps what each pass proved, and the
     # bounds of the passes are intersected.
-    each = FIRST_PASS_NODES if limited else 0
-
-    def node_budget() -> int:
-        left = budget()
-        return min(left, each) if left and each else (left or each)
-
-    def role_bounds(s: Any, role: Role) -> tuple[int, int]:
-        return s.bounds(  # type: ignore[no-any-return]
-            *args,
-            int(role),
-            max_nodes=node_budget(),
-            deadline=deadline,
-            progress=reporter(_role_label(role), position.taken[role]),
-        )
-
-    def card_bounds(s: Any, only: int) -> list[tuple[int, int, int]]:
-        return s.move_bounds(  # type: ignore[no-any-return]
-            *args,
-            max_nodes=max(budget(), 0),
-            deadline=deadline,
-            progress=reporter(_card_label, position.taken[mover]),
-            per_card=each,
-            only=only,
-        )
-
-    def run(s: Any, task: int | Role) -> list[tuple[int, int, int]] | tuple[int, int]:
-        if limited and over():
-            return (0, n) if isinstance(task, Role) else []
-        return role_bounds(s, task) if isinstance(task, Role) else card_bounds(s, task)
-
+    limited = time_limit is not None or max_nodes is not None
+    search.each = FIRST_PASS_NODES if limited else 0
+    runs = _runs(position) if moves else []
     while True:
-        runs = _runs(position) if moves else []
         open_runs = [r for r in runs if any(cards[c][0] < cards[c][1] for c in r)]
+        for cid, lo, hi in search.cards(open_runs):
+            cards[cid] = _narrow(cards[cid], (lo, hi))
         open_roles = [role for role, (lo, hi) in future.items() if lo < hi]
-        if len(solvers) == 1:
-            # One thread: one search over every open card, so that each card's search
-            # uses what the previous ones stored (and the node counts stay as they were).
-            only = sum(1 << c for r in open_runs for c in r)
-            found = [run(solver, only)] if open_runs else []
-        else:
-            found = run_tasks([sum(1 << c for c in r) for r in open_runs], solvers, run)
-        for raw in found:
-            for cid, lo, hi in raw:  # type: ignore[misc]
-                cards[cid] = _narrow(cards[cid], (lo, hi))
-        for role, got in zip(open_roles, run_tasks(open_roles, solvers, run)):
-            future[role] = _narrow(future[role], got)  # type: ignore[arg-type]
+        for role, got in zip(open_roles, search.roles(open_roles)):
+            future[role] = _narrow(future[role], got)
         unfinished = any(lo < hi for lo, hi in (*cards.values(), *future.values()))
-        if not unfinished or not limited or over():
+        if not unfinished or not limited or search.over():
             break
-        each *= 2
+        search.each *= 2
     stopped = None
     if unfinished:
-        stopped = "node limit" if budget() < 0 else "time limit"
+        stopped = "node limit" if search.budget() < 0 else "time limit"
     move_values: tuple[MoveValue, ...] = ()
     if moves:
         raw = [(cid, lo, hi) for cid, (lo, hi) in cards.items()]
@@ -402,22 +332,113 @@ def solve(
         # The mover picks their best card: their value is that of the best card.
         pick = min if contract is Contract.NO_TRICKS else max
         future[mover] = (pick(lo for _, lo, _ in raw), pick(hi for _, _, hi in raw))
-    seconds = time.perf_counter() - start
     players = tuple(
         _player_value(
             r, contract, position.taken[r] + future[r][0], position.taken[r] + future[r][1]
         )
         for r in roles
     )
-    return SolveResult(
-        position,
-        players,
-        mover,
-        move_values,
-        sum(int(s.nodes) for s in solvers),
-        seconds,
-        stopped,
-    )
+    seconds = time.perf_counter() - start
+    return SolveResult(position, players, mover, move_values, search.nodes(), seconds, stopped)
+
+
+class _Search:
+    """The searches of one solve: the core calls on one or several solvers within the
+    solve's limits, reporting progress."""
+
+    def __init__(
+        self,
+        position: Position,
+        solver: Any,
+        solvers: list[Any],
+        deadline: float,
+        max_nodes: int | None,
+        progress: Callable[[SolveProgress], object] | None,
+        start: float,
+    ) -> None:
+        self.position = position
+        self.solver = solver
+        self.solvers = solvers
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.progress = progress
+        self.start = start
+        self.each = 0  # the node budget of each value in this pass (0: none)
+        self.none = (0, position.tricks_left)  # the bounds of no search
+        self.args = (
+            tuple(h.mask for h in position.hands),
+            int(position.leader),
+            [c.id for c in position.trick],
+            int(position.contract),
+            int(position.void),
+        )
+
+    def nodes(self) -> int:
+        return sum(int(s.nodes) for s in self.solvers)
+
+    def budget(self) -> int:
+        """Nodes left of max_nodes (0: no limit; -1: spent)."""
+        if self.max_nodes is None:
+            return 0
+        left = self.max_nodes - self.nodes()
+        return left if left > 0 else -1
+
+    def over(self) -> bool:
+        """Whether the time or the node budget is spent."""
+        return (self.deadline > 0 and time.monotonic() >= self.deadline) or self.budget() < 0
+
+    def cards(self, runs: list[tuple[int, ...]]) -> list[tuple[int, int, int]]:
+        """``(card, lo, hi)`` for the cards of ``runs`` (others may come with no search)."""
+        if not runs:
+            return []
+        if len(self.solvers) == 1:
+            # One thread: one search over every open card, so that each card's search
+            # uses what the previous ones stored (and the node counts stay as they were).
+            return self._cards(self.solver, sum(1 << c for r in runs for c in r))
+        masks = [sum(1 << c for c in r) for r in runs]
+        return [v for found in run_tasks(masks, self.solvers, self._cards) for v in found]
+
+    def roles(self, roles: list[Role]) -> list[tuple[int, int]]:
+        """The bounds of each role's value."""
+        return run_tasks(roles, self.solvers, self._role)
+
+    def _cards(self, solver: Any, only: int) -> list[tuple[int, int, int]]:
+        if self.each and self.over():
+            return []
+        mover = self.position.to_move
+        return solver.move_bounds(  # type: ignore[no-any-return]
+            *self.args,
+            max_nodes=max(self.budget(), 0),
+            deadline=self.deadline,
+            progress=self._reporter(_card_label, self.position.taken[mover]),
+            per_card=self.each,
+            only=only,
+        )
+
+    def _role(self, solver: Any, role: Role) -> tuple[int, int]:
+        if self.each and self.over():
+            return self.none
+        left = self.budget()
+        each = self.each
+        return solver.bounds(  # type: ignore[no-any-return]
+            *self.args,
+            int(role),
+            max_nodes=min(left, each) if left and each else (left or each),
+            deadline=self.deadline,
+            progress=self._reporter(_role_label(role), self.position.taken[role]),
+        )
+
+    def _reporter(self, target: Callable[[int], str], taken: int) -> Any:
+        progress = self.progress
+        if progress is None:
+            return None
+        start = self.start
+
+        def report(nodes: int, card: int, lo: int, hi: int) -> None:
+            bounds = (taken + lo, taken + hi)
+            progress(SolveProgress(target(card), bounds, nodes, time.perf_counter() - start))
+
+        return report
 
 
 def _runs(position: Position) -> list[tuple[int, ...]]:

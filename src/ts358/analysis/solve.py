@@ -68,8 +68,19 @@ def _score_bounds(role: Role, contract: Contract, lo: int, hi: int) -> tuple[int
     return (min(a, b), max(a, b))
 
 
+class _Bounded:
+    """A value given as bounds (``lo <= value <= hi``)."""
+
+    bounds: tuple[int, int]
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value is known exactly (the solve was not cut short before it)."""
+        return self.bounds[0] == self.bounds[1]
+
+
 @dataclasses.dataclass(frozen=True)
-class PlayerValue:
+class PlayerValue(_Bounded):
     """What one player can guarantee.
 
     Attributes:
@@ -88,14 +99,9 @@ class PlayerValue:
     bounds: tuple[int, int]
     score_bounds: tuple[int, int]
 
-    @property
-    def exact(self) -> bool:
-        """Whether the value is known exactly (the solve was not cut short before it)."""
-        return self.bounds[0] == self.bounds[1]
-
 
 @dataclasses.dataclass(frozen=True)
-class MoveValue:
+class MoveValue(_Bounded):
     """The value of one legal card for the player to move.
 
     Attributes:
@@ -116,11 +122,6 @@ class MoveValue:
     best: bool
     bounds: tuple[int, int]
     score_bounds: tuple[int, int]
-
-    @property
-    def exact(self) -> bool:
-        """Whether the card's value is known exactly."""
-        return self.bounds[0] == self.bounds[1]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,8 +24,9 @@ cdef class Solver:
     cdef object __weakref__     # the helpers of a threaded solve are kept by weak key
     cdef size_t tt_size
     cdef bint busy
+    cdef Solver owner           # the solver whose table this one uses, or None (its own)
 
-    def __cinit__(self, int tt_mb=64, *, int64_t check_every=65536):
+    def __cinit__(self, int tt_mb=64, *, int64_t check_every=65536, Solver table_of=None):
         cdef size_t nbytes, nbuckets
         if tt_mb < 1:
             raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
@@ -34,6 +35,18 @@ cdef class Solver:
         # Every check takes the GIL and reads the clock: 65,536 nodes is a few milliseconds
         # of search, so a deadline is kept to about that, at no measurable cost.
         self.st.check_every = check_every
+        self.st.nodes = 0
+        self.busy = False
+        if table_of is not None:
+            # The table of another solver, for threads that search together: it stays
+            # alive while this solver does.
+            self.owner = table_of.owner if table_of.owner is not None else table_of
+            self.st.tt = self.owner.st.tt
+            self.st.heads = self.owner.st.heads
+            self.st.tt_buckets = self.owner.st.tt_buckets
+            self.st.epoch = self.owner.st.epoch
+            self.tt_size = self.owner.tt_size
+            return
         nbytes = <size_t>tt_mb << 20
         nbuckets = nbytes // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
         self.tt_size = nbuckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
@@ -50,10 +63,12 @@ cdef class Solver:
         self.st.nodes = 0
         self.busy = False
 
-    def __init__(self, int tt_mb=64, *, int64_t check_every=65536):
+    def __init__(self, int tt_mb=64, *, int64_t check_every=65536, Solver table_of=None):
         pass
 
     def __dealloc__(self):
+        if self.owner is not None:
+            return              # the owner frees the table
         if self.st.tt != NULL:
             ts_table_free(self.st.tt)
             self.st.tt = NULL
@@ -82,12 +97,19 @@ cdef class Solver:
     def clear(self):
         """Empty the transposition table (in constant time: buckets of earlier epochs count
         as empty; the bucket heads are zeroed once every 65535 clears)."""
+        cdef Solver table = self.owner if self.owner is not None else self
         self._enter()
-        self.st.epoch = (self.st.epoch + 1) & 0xFFFF
-        if self.st.epoch == 0:
-            memset(self.st.heads, 0, self.st.tt_buckets * sizeof(uint32_t))
-            self.st.epoch = 1
+        table.st.epoch = (table.st.epoch + 1) & 0xFFFF
+        if table.st.epoch == 0:
+            memset(table.st.heads, 0, table.st.tt_buckets * sizeof(uint32_t))
+            table.st.epoch = 1
+        self.st.epoch = table.st.epoch
         self.busy = False
+
+    def share(self, bint shared=True):
+        """Search as one of several threads writing the same table (every solver on the
+        table must be told), or (``False``) as its only user again."""
+        self.st.shared = shared
 
     cdef int _enter(self) except -1:
         if self.busy:
@@ -206,6 +228,8 @@ cdef class Solver:
             self.busy = False
             raise
         self._limits(max_nodes, deadline, progress)
+        if self.owner is not None:
+            self.st.epoch = self.owner.st.epoch
         return 0
 
     def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,

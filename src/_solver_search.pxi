@@ -85,6 +85,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef uint64_t hsh
     cdef int64_t nodes0
     cdef int sibling = NO_MOVE
+    cdef int elo, ehi
+    cdef uint64_t bidx
+    cdef uint32_t head
     cdef TTEntry* b
     cdef TTEntry* e
     rel[0] = 0
@@ -112,8 +115,10 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     key &= CHECK
     total = ends[0] + ends[1] + ends[2] + ends[3]
     chain[0] = _chain_bucket(st, hsh, 0)
-    live = _live(st, chain[0])
-    b = st.tt + chain[0] * BUCKET
+    bidx = chain[0]
+    head = _head(st, bidx)
+    live = _head_live(st, head)
+    b = st.tt + bidx * BUCKET
     ts_prefetch(b + (live - 1 if live else 0))
 
     # Quick tricks.
@@ -158,14 +163,17 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             if nfound < FOUND_MAX:
                 found[nfound] = e
             nfound += 1
-            if _e_lo(e) >= target:
+            elo = _e_lo(e)
+            ehi = _e_hi(e)
+            if elo >= target or ehi < target:
+                if st.shared:
+                    # Used only if no other thread wrote the bucket while it was read.
+                    ts_fence_acquire()
+                    if _head(st, bidx) != head:
+                        break
                 rel[0] = _rel_of(emask, inplay)
-                _e_touch(e, st.gen)
-                return _e_lo(e)
-            if _e_hi(e) < target:
-                rel[0] = _rel_of(emask, inplay)
-                _e_touch(e, st.gen)
-                return _e_hi(e)
+                _touch(st, e)
+                return elo if elo >= target else ehi
             if best == NO_MOVE:
                 best = _e_best(e)
         nchain += 1
@@ -190,13 +198,17 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
                 hsh = _mix64(hsh ^ _mix64(_next_owners(h0r, h1r, ends, st.mink + 1) + 1))
                 nchain = 0
                 cur[0] = _chain_bucket(st, hsh, 0)
-                live = _live(st, cur[0])
-                b = st.tt + cur[0] * BUCKET
+                bidx = cur[0]
+                head = _head(st, bidx)
+                live = _head_live(st, head)
+                b = st.tt + bidx * BUCKET
                 continue
             break
         cur[nchain] = _chain_bucket(st, hsh, nchain)
-        live = _live(st, cur[nchain])
-        b = st.tt + cur[nchain] * BUCKET
+        bidx = cur[nchain]
+        head = _head(st, bidx)
+        live = _head_live(st, head)
+        b = st.tt + bidx * BUCKET
 
     # No entry for these cards: the best lead of the newest entry of the same coarse position
     # (suit lengths, leader, top owners) with other low cards is often this one's best too
@@ -207,7 +219,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     hand = st.hands[L]
     gaps = DECK & ~inplay
     reps = _run_tops(hand, gaps)
-    if best != NO_MOVE:
+    if best != NO_MOVE and best >> 4 < 4:    # (a shared table's torn read is only a hint)
         s = best >> 4
         k = popcount(inplay & suit_mask(s)) - 1 - (best & 15)
         best = -1

@@ -208,6 +208,8 @@ cdef struct SolverState:
                             # in cache), they tell the probe where its scan starts, and
                             # that line is fetched ahead while the quick bounds run
     uint64_t tt_buckets
+    int shared              # 1 while other threads use the same table (Solver.share_table):
+                            # bucket writes take the bucket's lock, reads check its version
     uint64_t gen            # the generation of the current search (_solve_value's test),
                             # 0-3, << 62 as in TTEntry.h1
     uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)

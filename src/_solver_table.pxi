@@ -57,10 +57,81 @@ cdef inline uint64_t _chain_bucket(SolverState* st, uint64_t h, int j) noexcept 
     return _bucket_index(h, st.tt_buckets)
 
 
+# A bucket's head: bits 0-7 how many entries are live (a prefix of the bucket), 8-15 a
+# version, 16-31 the epoch of the table when the bucket was last written. While threads
+# share the table (st.shared), a writer takes the bucket by making its version odd and
+# ends by making it even again (a sequence lock); a reader that sees an odd version skips
+# the bucket, and one that uses an entry checks the head has not changed meanwhile, so it
+# never trusts an entry half written (its three words are written one by one).
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline uint32_t ts_load_acquire(uint32_t *p) {
+        uint32_t v = *(volatile uint32_t *)p; _ReadWriteBarrier(); return v; }
+    static __inline void ts_store_release(uint32_t *p, uint32_t v) {
+        _ReadWriteBarrier(); *(volatile uint32_t *)p = v; }
+    static __inline int ts_cas32(uint32_t *p, uint32_t expect, uint32_t want) {
+        return (uint32_t)_InterlockedCompareExchange((volatile long *)p, (long)want,
+                                                     (long)expect) == expect; }
+    static __inline int ts_cas64(uint64_t *p, uint64_t expect, uint64_t want) {
+        return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, (__int64)want,
+                                                       (__int64)expect) == expect; }
+    static __inline void ts_fence_acquire(void) { _ReadWriteBarrier(); }
+    #else
+    static inline uint32_t ts_load_acquire(uint32_t *p) {
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void ts_store_release(uint32_t *p, uint32_t v) {
+        __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int ts_cas32(uint32_t *p, uint32_t expect, uint32_t want) {
+        return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_ACQUIRE,
+                                           __ATOMIC_RELAXED); }
+    static inline int ts_cas64(uint64_t *p, uint64_t expect, uint64_t want) {
+        return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED); }
+    static inline void ts_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+    #endif
+    """
+    uint32_t ts_load_acquire(uint32_t* p) noexcept nogil
+    void ts_store_release(uint32_t* p, uint32_t v) noexcept nogil
+    bint ts_cas32(uint32_t* p, uint32_t expect, uint32_t want) noexcept nogil
+    bint ts_cas64(uint64_t* p, uint64_t expect, uint64_t want) noexcept nogil
+    void ts_fence_acquire() noexcept nogil
+
+
+cdef inline uint32_t _head(SolverState* st, uint64_t bucket) noexcept nogil:
+    return ts_load_acquire(&st.heads[bucket])
+
+
+cdef inline int _head_live(SolverState* st, uint32_t head) noexcept nogil:
+    """How many entries a bucket with this head holds (0: another epoch's, or being
+    written by another thread)."""
+    if (head >> 16) != st.epoch or (st.shared and (head & 0x100)):
+        return 0
+    return head & 0xFF
+
+
 cdef inline int _live(SolverState* st, uint64_t bucket) noexcept nogil:
     """How many entries of a bucket are live (a prefix of it)."""
-    cdef uint32_t head = st.heads[bucket]
-    return head & 0xFFFF if (head >> 16) == st.epoch else 0
+    return _head_live(st, _head(st, bucket))
+
+
+cdef inline uint32_t _lock(SolverState* st, uint64_t bucket) noexcept nogil:
+    """Take a bucket for writing (shared table): its head with an odd version."""
+    cdef uint32_t h, locked
+    while True:
+        h = ts_load_acquire(&st.heads[bucket])
+        if not (h & 0x100):
+            locked = (h & ~(<uint32_t>0xFF00)) | ((h + 0x100) & 0xFF00)
+            if ts_cas32(&st.heads[bucket], h, locked):
+                return locked
+
+
+cdef inline void _unlock(SolverState* st, uint64_t bucket, uint32_t locked,
+                         int live) noexcept nogil:
+    """Give a bucket back with ``live`` entries, in the current epoch, version even."""
+    ts_store_release(&st.heads[bucket], (<uint32_t>st.epoch << 16)
+                     | ((locked + 0x100) & 0xFF00) | <uint32_t>live)
 
 
 cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h0r,
@@ -165,6 +236,9 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     cdef TTEntry* b
     cdef int i, j, live
     cdef uint64_t age
+    if st.shared:
+        _tt_store_shared(st, chain, nchain, key, h0, h1, code, lo, hi, best, work)
+        return
     if nfound <= FOUND_MAX:
         for j in range(nfound):
             e = found[j]
@@ -192,15 +266,66 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
         e = &b[live]
         st.heads[chain[nchain - 1]] = (<uint32_t>st.epoch << 16) | (live + 1)
     else:
-        # h1 - age (mod 2^64) holds in its top bits 3 for the current generation, 2 for the
-        # one before, and so on; the work follows, then the best move (NO_MOVE, the
-        # largest, keeps the entries where every move was tried a little longer).
-        age = st.gen + ((<uint64_t>1) << 62)
-        e = &b[0]
-        for i in range(1, BUCKET):
-            if b[i].h1 - age < e.h1 - age:
-                e = &b[i]
+        e = _victim(st, b)
     _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
+
+
+cdef inline TTEntry* _victim(SolverState* st, TTEntry* b) noexcept nogil:
+    """The entry of a full bucket to replace. h1 - age (mod 2^64) holds in its top bits 3
+    for the current generation, 2 for the one before, and so on; the work follows, then
+    the best move (NO_MOVE, the largest, keeps the entries where every move was tried a
+    little longer)."""
+    cdef uint64_t age = st.gen + ((<uint64_t>1) << 62)
+    cdef TTEntry* e = &b[0]
+    cdef int i
+    for i in range(1, BUCKET):
+        if b[i].h1 - age < e.h1 - age:
+            e = &b[i]
+    return e
+
+
+cdef inline void _touch(SolverState* st, TTEntry* e) noexcept nogil:
+    """Mark an entry as used by the current search; in a shared table only if no other
+    thread rewrote it meanwhile (its gen bits decide only replacement)."""
+    cdef uint64_t old
+    if st.shared:
+        old = e.h1
+        ts_cas64(&e.h1, old, (old & ~(<uint64_t>3 << 62)) | st.gen)
+    else:
+        _e_touch(e, st.gen)
+
+
+cdef void _tt_store_shared(SolverState* st, uint64_t* chain, int nchain, uint64_t key,
+                           uint64_t h0, uint64_t h1, int code, int lo, int hi, int best,
+                           int work) noexcept nogil:
+    """_tt_store for a table shared by threads: each bucket of the chain is taken in turn
+    (an entry for the same cards may be in any of them, stored by another thread), and the
+    last is written while taken. The probe's list of matches is not used: another thread
+    may have changed those entries since."""
+    cdef TTEntry* b
+    cdef TTEntry* e
+    cdef int i, j, live
+    cdef uint32_t locked
+    for j in range(nchain):
+        locked = _lock(st, chain[j])
+        live = locked & 0xFF if (locked >> 16) == st.epoch else 0
+        b = st.tt + chain[j] * BUCKET
+        for i in range(live):
+            e = &b[i]
+            if _e_same(e, key, h0, h1, code):
+                _tt_merge(e, lo, hi, best, work, st.gen)
+                _unlock(st, chain[j], locked, live)
+                return
+        if j < nchain - 1:
+            _unlock(st, chain[j], locked, live)
+            continue
+        if live < BUCKET:
+            e = &b[live]
+            live += 1
+        else:
+            e = _victim(st, b)
+        _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
+        _unlock(st, chain[j], locked, live)
 
 
 cdef inline void _tt_merge(TTEntry* e, int lo, int hi, int best, int work,

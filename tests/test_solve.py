@@ -336,3 +336,22 @@ def test_an_error_in_a_thread_is_raised():
 
     with pytest.raises(RuntimeError, match="progress failed"):
         solve(pos, threads=2, solver=_core358.Solver(4, check_every=64), progress=broken)
+
+
+@pytest.mark.slow
+def test_threads_on_a_shared_table_soak():
+    """300 threaded solves on a 2 MB shared table (constant replacement, so threads race on
+    the same buckets) give the values of one thread."""
+    shared = new_solver(2)
+    for seed in range(150):
+        contract = Contract(seed % 6)
+        pos = Position.random(seed, contract)
+        rng = random.Random(seed)
+        target = rng.randint(9, 12) if contract is not Contract.NO_TRICKS else rng.randint(9, 11)
+        while pos.tricks_left > target:
+            pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+        one = solve(pos, threads=1, solver=new_solver(2))
+        for threads in (2, 3):
+            shared.clear()
+            many = solve(pos, threads=threads, solver=shared)
+            assert (many.players, many.moves) == (one.players, one.moves), (seed, threads)

@@ -1,14 +1,13 @@
-"""Running solver tasks on several threads, each with its own solver and table.
+"""Running solver tasks on several threads that search one shared table.
 
-The core searches without the GIL, so Python threads run searches truly in parallel. The
-tasks (per-card runs of equal cards, then players' values) are cut into one contiguous
-segment per thread: neighbouring cards share most of their subtrees, and a thread keeps
-its own table, so each thread works through a block of related cards. A thread that
-finishes its segment takes tasks from the end of the longest segment left.
-
-One table shared by all threads would let every thread use what the others proved, but
-needs entries that tear-free concurrent readers can trust; per-thread tables are simple
-and safe (docs/solver.md, Threads, has the measurements that chose them).
+The core searches without the GIL, so Python threads run searches truly in parallel. Each
+thread has its own solver (its own search state) on the main solver's table: what one
+thread proves, the others use. While threads share it, a bucket is written under a
+per-bucket sequence lock and a reader checks the lock's version before trusting an entry
+(``Solver.share``; docs/solver.md, Threads). The tasks (per-card runs of equal cards, then
+players' values) are cut into one contiguous segment per thread, since neighbouring cards
+share most of their subtrees; a thread that finishes its segment takes tasks from the end
+of the longest segment left.
 """
 
 from __future__ import annotations
@@ -29,14 +28,20 @@ R = TypeVar("R")
 _HELPERS: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
 
 
+SHARED_TABLE = True
+"""Whether the helpers search ``solver``'s own table (else each has its own)."""
+
+
 def helper_solvers(solver: Any, count: int) -> list[Any]:
-    """``solver`` and ``count - 1`` more solvers with tables of the same size, kept for the
-    next solve with the same main solver (a table is costly to allocate)."""
+    """``solver`` and ``count - 1`` more solvers, kept for the next solve with the same main
+    solver: sharing its table (:data:`SHARED_TABLE`) or with tables of the same size."""
     helpers = _HELPERS.setdefault(solver, [])
     while len(helpers) < count - 1:
-        helpers.append(
-            _core358.Solver(max(1, solver.tt_bytes >> 20), check_every=solver.check_every)
-        )
+        if SHARED_TABLE:
+            helper = _core358.Solver(check_every=solver.check_every, table_of=solver)
+        else:
+            helper = _core358.Solver(max(1, solver.tt_bytes >> 20), check_every=solver.check_every)
+        helpers.append(helper)
     return [solver, *helpers[: count - 1]]
 
 
@@ -86,6 +91,7 @@ def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T]
 
     for s in solvers[:threads]:
         s.stop(False)
+        s.share(True)
     for i in range(threads):
         threading.Thread(target=worker, args=(i,), daemon=True).start()
     # Counted on a semaphore rather than Thread.join: a join cut short by Ctrl-C can take a
@@ -107,6 +113,7 @@ def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T]
         if done == threads:
             for s in solvers[:threads]:
                 s.stop(False)
+                s.share(False)
     if errors:
         raise errors[0]
     return [results[i] for i in range(len(tasks))]

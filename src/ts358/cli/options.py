@@ -112,7 +112,12 @@ MAX_SECONDS = 1e6
 
 def time_limit(text: str | float) -> float:
     """A time limit in seconds: more than 0, at most :data:`MAX_SECONDS`."""
-    value = seconds(text)
+    try:
+        value = seconds(text)
+    except typer.BadParameter:
+        if str(text).strip().startswith("-"):
+            raise typer.BadParameter(f"must be more than 0 seconds, not {text}") from None
+        raise
     if value <= 0:
         raise typer.BadParameter(f"must be more than 0 seconds, not {text}")
     if value > MAX_SECONDS:
@@ -326,7 +331,7 @@ Threads = Annotated[
         "--threads",
         metavar="N",
         parser=whole_number(1, MAX_THREADS),
-        help="Search on N threads, each with its own table of --tt-mb (default: one per "
+        help="Search on N threads sharing one table of --tt-mb (default: one per "
         "core). Exact values are the same for any N.",
     ),
 ]

@@ -68,7 +68,7 @@ SOLVE_HELP = _paragraphs(
     "--json prints one line per file: "
     '{"contract", "to_move", "players": {ROLE: {"tricks", "score", "bounds"}}, '
     '"moves": [{"card", "tricks", "score", "bounds"}, ...], "nodes", "seconds"}; '
-    "bounds is [lo, hi] (lo = hi when exact); tricks and score are null when a value is "
+    "bounds is \\[lo, hi] (lo = hi when exact); tricks and score are null when a value is "
     "not exact. Moves are in suit order S H D C, ranks high to low, and the list is empty "
     "with --no-moves or when no cards are left (to_move is then null).",
     FORMAT_HELP,

@@ -1,13 +1,13 @@
 """Running solver tasks on several threads that search one shared table.
 
-The core searches without the GIL, so Python threads run searches truly in parallel. Each
-thread has its own solver (its own search state) on the main solver's table: what one
-thread proves, the others use. While threads share it, a bucket is written under a
-per-bucket sequence lock and a reader checks the lock's version before trusting an entry
-(``Solver.share``; docs/solver.md, Threads). The tasks (per-card runs of equal cards, then
-players' values) are cut into one contiguous segment per thread, since neighbouring cards
-share most of their subtrees; a thread that finishes its segment takes tasks from the end
-of the longest segment left.
+The threads are run by :func:`ts358.players._threads.run_threads` (Ctrl-C or an error
+stops them all). Each thread has its own solver (its own search state) on the main solver's
+table: what one thread proves, the others use. While threads share it, a bucket is written
+under a per-bucket sequence lock and a reader checks the lock's version before trusting an
+entry (``Solver.share``; docs/solver.md, Threads). The tasks (per-card runs of equal cards,
+then players' values) are cut into one contiguous segment per thread, since neighbouring
+cards share most of their subtrees; a thread that finishes its segment takes tasks from the
+end of the longest segment left.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ts358 import _core358
+from ts358.players._threads import run_threads
 
 __all__ = ["helper_solvers", "run_tasks"]
 
@@ -49,7 +50,8 @@ def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T]
     """``run(solver, task)`` for every task, on one thread per solver; results in task order.
 
     Ctrl-C (delivered to the calling thread, which waits) stops every search at its next
-    check and is raised once the threads have ended; an error in a task is raised likewise.
+    check and is raised once the threads have ended; an error in a task is raised likewise
+    (:func:`ts358.players._threads.run_threads`).
     """
     threads = min(len(solvers), len(tasks))
     if threads <= 1:
@@ -64,7 +66,6 @@ def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T]
     lock = threading.Lock()
     stopping = threading.Event()
     results: dict[int, R] = {}
-    errors: list[BaseException] = []
 
     def next_task(own: deque[int]) -> int | None:
         with lock:
@@ -75,45 +76,9 @@ def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T]
             longest = max(segments, key=len)
             return longest.pop() if longest else None
 
-    finished = threading.Semaphore(0)
-
     def worker(i: int) -> None:
-        try:
-            while (index := next_task(segments[i])) is not None:
-                results[index] = run(solvers[i], tasks[index])
-        except BaseException as exc:  # reported to the waiting thread
-            errors.append(exc)
-            stopping.set()
-            for s in solvers[:threads]:
-                s.stop()
-        finally:
-            finished.release()
+        while (index := next_task(segments[i])) is not None:
+            results[index] = run(solvers[i], tasks[index])
 
-    for s in solvers[:threads]:
-        s.stop(False)
-        s.share(True)
-    for i in range(threads):
-        threading.Thread(target=worker, args=(i,), daemon=True).start()
-    # Counted on a semaphore rather than Thread.join: a join cut short by Ctrl-C can take a
-    # running thread for finished (the solver it holds would then still be busy).
-    done = 0
-    try:
-        while done < threads:
-            if finished.acquire(timeout=0.05):
-                done += 1
-    except KeyboardInterrupt:
-        stopping.set()
-        for s in solvers[:threads]:
-            s.stop()
-        while done < threads:
-            finished.acquire()
-            done += 1
-        raise
-    finally:
-        if done == threads:
-            for s in solvers[:threads]:
-                s.stop(False)
-                s.share(False)
-    if errors:
-        raise errors[0]
+    run_threads(solvers[:threads], worker, shared=True, on_stop=stopping.set)
     return [results[i] for i in range(len(tasks))]

@@ -21,16 +21,21 @@ __all__ = [
 LEVELS = ("easy", "medium", "hard")
 
 
-def make_player(level: str, seed: int | None = None) -> Player:
+def make_player(level: str, seed: int | None = None, *, threads: int = 1) -> Player:
     """The computer player of a level.
 
     ``easy`` plays random legal cards; ``medium`` plays by rule of thumb; ``hard`` samples
-    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`).
+    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`), on
+    ``threads`` threads (its decisions depend on the thread count; the other levels use
+    none and ignore it). One thread by default: the arena and ``ts358 analyze`` run one
+    player per worker process, and the arena's measurements stay comparable.
     """
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads!r}")
     if level == "easy":
         return RandomPlayer(seed)
     if level == "medium":
         return HeuristicPlayer()
     if level == "hard":
-        return SamplingPlayer(seed)
+        return SamplingPlayer(seed, threads=threads)
     raise ValueError(f"not a level: {level!r} (one of {', '.join(LEVELS)})")

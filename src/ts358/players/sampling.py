@@ -20,9 +20,17 @@ always look at whole deals); when not one layout could be solved, play falls bac
 rule of thumb, and the game choice and the discard compare their options by rule-of-thumb
 rollouts on the same layouts (each layout played out by the rule-of-thumb player).
 
-Decisions are a function of the seed and the view only: the layouts are drawn from a random
-generator seeded by the seed and the decision's place in the match, so the same view always
-gives the same answer, whatever the hidden cards really are.
+With ``threads=T`` the player keeps T solvers, each with its own table, and deals the
+layouts of a decision round-robin (layout i to thread i % T); each thread solves its layouts
+in turn with its own share of the node budget, and the results are combined in layout order.
+One table shared by the threads would make what a budget buys depend on timing; own tables
+keep decisions deterministic.
+
+Decisions are a function of the seed, the view, the :class:`Effort` and the thread count
+only: the layouts are drawn from a random generator seeded by the seed and the decision's
+place in the match, so the same view always gives the same answer, whatever the hidden
+cards really are and however fast the threads run. (One thread decides exactly as before
+threads existed; two threads may decide otherwise, each layout having another budget.)
 
 Its known flaw is *strategy fusion*: each layout is solved as if the player would know the
 hidden cards later. It still plays far better than the rule of thumb.
@@ -32,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -39,6 +48,7 @@ from typing import Any, TypeVar
 from ts358 import _core358
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
+from ts358.players._threads import run_threads
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands, sample_worlds
@@ -46,6 +56,7 @@ from ts358.rules import Contract, Role, triple
 from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option compared by _best_by_average
+_R = TypeVar("_R")  # what solving one layout gives
 
 __all__ = ["Effort", "PlayEstimate", "SamplingPlayer"]
 
@@ -56,11 +67,14 @@ class Effort:
 
     The budget (solver nodes per decision) keeps decision times bounded on the few layouts
     that are very expensive to solve exactly (whole deals, no-tricks above all) while it
-    stays deterministic, unlike a clock: the same seed and view give the same decision on
-    any machine. Layouts are solved in turn until the budget is spent. In play the layout
-    the budget runs out in counts by the bounds its search proved
-    (:meth:`SamplingPlayer.estimate_play`), and the rule of thumb decides only when nothing
-    was proven at all; for the game choice and the discard such a layout is left out.
+    stays deterministic, unlike a clock: the same seed, view, effort and thread count give
+    the same decision on any machine. Layouts are solved in turn until the budget is spent;
+    on T threads each thread solves its own layouts (every T-th) with ``node_budget // T``
+    of it (T the threads that have a layout), so a decision searches about as many nodes
+    on any number of threads, in about 1/T of the time. In play the layout a budget runs
+    out in counts by the bounds its search proved (:meth:`SamplingPlayer.estimate_play`),
+    and the rule of thumb decides only when nothing was proven at all; for the game choice
+    and the discard such a layout is left out.
     """
 
     play_early: int = 12  # layouts when holding more than `late_from` cards
@@ -73,11 +87,16 @@ class Effort:
 
 
 class _Budget:
-    """Solver calls that share one decision's node budget."""
+    """Solver calls that share one thread's node budget (and deadline) of a decision."""
 
-    def __init__(self, solver: _core358.Solver, nodes: int) -> None:
+    def __init__(self, solver: _core358.Solver, nodes: int, deadline: float) -> None:
         self.solver = solver
         self.left = nodes
+        self.deadline = deadline  # time.monotonic() to stop at, 0: none
+
+    def spent(self) -> bool:
+        """Whether the budget is spent or the deadline passed."""
+        return self.left <= 0 or bool(self.deadline and time.monotonic() >= self.deadline)
 
     def run(self, method: str, *args: object) -> Any:
         """``solver.method(*args)`` within what is left, or None once the budget is spent."""
@@ -85,7 +104,7 @@ class _Budget:
             return None
         before = self.solver.nodes
         try:
-            return getattr(self.solver, method)(*args, max_nodes=self.left)
+            return getattr(self.solver, method)(*args, max_nodes=self.left, deadline=self.deadline)
         except _core358.SearchLimit:
             self.left = 0
             return None
@@ -114,13 +133,25 @@ class PlayEstimate:
 
 
 class SamplingPlayer(Player):
+    """The hard player: ``seed`` fixes its random choices, ``effort`` how hard it thinks,
+    ``tt_mb`` the size of each solver's table, ``threads`` how many threads solve the
+    layouts of a decision (each with its own solver and table: ``threads * tt_mb`` MB)."""
+
     name = "sampling"
 
-    def __init__(self, seed: int | None = 0, effort: Effort | None = None, tt_mb: int = 16) -> None:
+    def __init__(
+        self, seed: int | None = 0, effort: Effort | None = None, tt_mb: int = 16, threads: int = 1
+    ) -> None:
+        if not isinstance(threads, int):
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads!r}")
         self.seed = 0 if seed is None else seed
         self.effort = effort or Effort()
-        # Checks at least as often as the budget is spent, so that a small budget is kept.
-        self._solver = _core358.Solver(tt_mb, check_every=min(1 << 16, self.effort.node_budget))
+        self.threads = threads
+        # Checks at least as often as a thread's budget is spent, so that a small one is kept.
+        check = min(1 << 16, max(1, self.effort.node_budget // threads))
+        self._solvers = [_core358.Solver(tt_mb, check_every=check) for _ in range(threads)]
         self._rule_of_thumb = HeuristicPlayer()
 
     # ------------------------------------------------------------------ helpers
@@ -140,8 +171,41 @@ class SamplingPlayer(Player):
     def _worlds(self, view: SeatView, count: int) -> list[World]:
         return list(sample_worlds(view, count, self._rng(view)))
 
-    def _budget(self) -> _Budget:
-        return _Budget(self._solver, self.effort.node_budget)
+    def _solve_layouts(
+        self,
+        worlds: list[World],
+        solve: Callable[[_Budget, World], _R | None],
+        deadline: float = 0.0,
+    ) -> list[_R | None]:
+        """``solve(budget, world)`` for each layout in turn while its thread's budget (and
+        the deadline) lasts, the results in layout order (None: not reached).
+
+        Layout i goes to thread i % T, T = min(threads, layouts); each thread solves its
+        layouts in order on its own solver, with ``node_budget // T`` nodes. One thread runs
+        in the calling thread. What a thread solves depends on its layouts and its budget
+        only, never on how fast the others run."""
+        used = max(1, min(self.threads, len(worlds)))
+        nodes = self.effort.node_budget // used
+        stopping = threading.Event()  # set at Ctrl-C or an error: start no other layout
+
+        def work(t: int) -> list[_R | None]:
+            budget = _Budget(self._solvers[t], nodes, deadline)
+            out: list[_R | None] = []
+            for world in worlds[t::used]:
+                if budget.spent() or stopping.is_set():
+                    break
+                out.append(solve(budget, world))
+            return out
+
+        if used == 1:
+            per_thread = [work(0)]
+        else:
+            per_thread = run_threads(self._solvers[:used], work, on_stop=stopping.set)
+        results: list[_R | None] = [None] * len(worlds)
+        for t, got in enumerate(per_thread):
+            for k, result in enumerate(got):
+                results[t + k * used] = result
+        return results
 
     def _chooser_scores(
         self,
@@ -198,18 +262,20 @@ class SamplingPlayer(Player):
 
         ``hands_of(world)`` lists (hand after the discard, game) per option, solved exactly
         while the budget lasts; each layout counts only if every option was solved on it
-        (paired). With not one layout solved, the options are compared by rule-of-thumb
-        rollouts instead: ``rollout_of(world)`` lists each option's rollout score."""
-        budget = self._budget()
+        (paired). With not one layout solved (by any thread), the options are compared by
+        rule-of-thumb rollouts instead: ``rollout_of(world)`` lists each option's rollout
+        score."""
         worlds = self._worlds(view, count)
+
+        def solve(budget: _Budget, world: World) -> list[int] | None:
+            return self._chooser_scores(view, hands_of(world), budget, world)
+
         totals = [0] * len(options)
         solved = 0
-        for world in worlds:
-            scores = self._chooser_scores(view, hands_of(world), budget, world)
-            if scores is None:
-                break
-            totals = [t + s for t, s in zip(totals, scores)]
-            solved += 1
+        for scores in self._solve_layouts(worlds, solve):
+            if scores is not None:
+                totals = [t + s for t, s in zip(totals, scores)]
+                solved += 1
         if not solved:
             for world in worlds:
                 totals = [t + s for t, s in zip(totals, rollout_of(world))]
@@ -221,12 +287,14 @@ class SamplingPlayer(Player):
         """The expected deal score of each legal card (``view.options``) over the sampled
         layouts: what ``play`` maximises and what a hint shows.
 
-        Layouts are solved in turn, sharing the node budget (and ``time_limit`` seconds, if
-        given). The layout the budget or the time runs out in is not dropped: the search
+        Layouts are solved in turn, sharing the node budget (on several threads, each
+        thread's share; and ``time_limit`` seconds if given, the same deadline for every
+        thread). The layout a budget or the time runs out in is not dropped: the search
         answers with the bounds it proved for each card, and the card counts with the middle
         of its score interval (a card proven better than another stays better, and a card
         nothing is known of counts the same as its neighbours). A layout where nothing at
-        all was proven counts for nothing; with no layout counted the estimate is empty."""
+        all was proven counts for nothing; with no layout counted the estimate is empty.
+        The layouts are summed in their order, whichever thread solved them."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
         effort = self.effort
         count = effort.play_late if len(view.hand) <= effort.late_from else effort.play_early
@@ -234,27 +302,22 @@ class SamplingPlayer(Player):
         leader = view.leader if view.leader is not None else view.seat
         trick = [c.id for c in view.trick]
         taken = view.taken[view.seat]
-        totals = dict.fromkeys((card.id for card in view.options), 0.0)
+        game = int(view.game)
         deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
-        left = effort.node_budget
-        solved = bounded = 0
-        for world in self._worlds(view, count):
-            if left <= 0 or (deadline and time.monotonic() >= deadline):
-                break
-            before = self._solver.nodes
-            raw = self._solver.move_bounds(
-                role_hands(view, world),
-                int(view.role_of(leader)),
-                trick,
-                int(view.game),
-                int(view.rules.void),
-                max_nodes=left,
-                deadline=deadline,
+
+        def solve(budget: _Budget, world: World) -> list[tuple[int, int, int]] | None:
+            hands = role_hands(view, world)
+            bounds: list[tuple[int, int, int]] | None = budget.run(
+                "move_bounds", hands, int(view.role_of(leader)), trick, game, int(view.rules.void)
             )
-            left -= self._solver.nodes - before
-            n = len(view.hand)
-            if all(lo == 0 and hi == n for _, lo, hi in raw):
-                continue  # nothing proven on this layout
+            return bounds
+
+        totals = dict.fromkeys((card.id for card in view.options), 0.0)
+        solved = bounded = 0
+        n = len(view.hand)
+        for raw in self._solve_layouts(self._worlds(view, count), solve, deadline):
+            if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
+                continue  # not reached, or nothing proven on this layout
             for card_id, lo, hi in raw:
                 totals[card_id] += (
                     role.score(view.game, taken + lo) + role.score(view.game, taken + hi)

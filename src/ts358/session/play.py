@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ts358.analysis.review import review_deal
+from ts358.analysis.solve import default_threads
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match
@@ -62,10 +63,11 @@ class SessionError(RuntimeError):
 class ComputerSeat:
     """A computer player whose random choices depend only on the match seed, its seat and
     how many decisions the match has seen: a resumed match goes on exactly as the
-    uninterrupted one would have."""
+    uninterrupted one would have. A hard player thinks on every usable core (its decisions
+    depend on their number too)."""
 
     def __init__(self, level: str, seed: int, seat: int) -> None:
-        self.player = make_player(level, seed * 3 + seat)
+        self.player = make_player(level, seed * 3 + seat, threads=default_threads())
         self.seed = seed
         self.seat = seat
 
@@ -85,12 +87,13 @@ HINT_SECONDS = 1.0
 
 def strong_hint(view: SeatView) -> PlayEstimate:
     """The strong (sampling) player's expected deal score of each legal card, within about
-    :data:`HINT_SECONDS` (estimates from bounds where a layout was not solved in time).
+    :data:`HINT_SECONDS` on every usable core (estimates from bounds where a layout was not
+    solved in time).
 
     Raises HintUnavailable when nothing at all could be proven in time."""
     player = _STRONG.get(0)
     if player is None:
-        player = _STRONG[0] = SamplingPlayer(0)
+        player = _STRONG[0] = SamplingPlayer(0, threads=default_threads())
     estimate = player.estimate_play(view, time_limit=HINT_SECONDS)
     if not estimate.scores:
         raise HintUnavailable(t("hint.too_early"))
@@ -332,7 +335,8 @@ class _Printer:
 def play_auto(match: Match, level: str, symbols: bool, echo: Callable[[str], None]) -> Match:
     """Play ``match`` to the end with three computer players of ``level``, passing each
     printed line to ``echo``; returns the finished match."""
-    players = [make_player(level, (match.seed or 0) * 3 + s) for s in range(3)]
+    threads = default_threads()
+    players = [make_player(level, (match.seed or 0) * 3 + s, threads=threads) for s in range(3)]
     printer = _Printer(match.names, symbols)
     done = 0
     while not match.done:

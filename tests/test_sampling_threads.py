@@ -185,6 +185,32 @@ def test_two_threads_decide_reproducibly():
         assert [s.nodes for s in a._solvers] == [s.nodes for s in b._solvers]
 
 
+def test_shares_run_one_after_another_decide_as_on_threads():
+    # Late in a deal the shares run on the calling thread; on threads they give the same.
+    for seed, view in enumerate(play_views()):
+        worlds = hard(seed, PLAY, 2)._worlds(view, 5)
+        results = []
+        for parallel in (True, False):
+            player = hard(seed, PLAY, threads=2)
+            results.append(
+                player._solve_layouts(
+                    worlds,
+                    lambda budget, world, v=view: budget.run(
+                        "move_bounds",
+                        role_hands(v, world),
+                        int(v.role_of(v.leader if v.leader is not None else v.seat)),
+                        [c.id for c in v.trick],
+                        int(v.game),
+                        int(v.rules.void),
+                    ),
+                    parallel=parallel,
+                )
+            )
+            results.append([s.nodes for s in player._solvers])
+        assert results[0] == results[2] and results[1] == results[3]
+        assert all(results[1])
+
+
 def test_two_threads_split_the_budget_and_use_both_solvers():
     view = play_views()[0]
     player = hard(3, PLAY, threads=2)

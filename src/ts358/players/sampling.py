@@ -176,14 +176,17 @@ class SamplingPlayer(Player):
         worlds: list[World],
         solve: Callable[[_Budget, World], _R | None],
         deadline: float = 0.0,
+        parallel: bool = True,
     ) -> list[_R | None]:
         """``solve(budget, world)`` for each layout in turn while its thread's budget (and
         the deadline) lasts, the results in layout order (None: not reached).
 
         Layout i goes to thread i % T, T = min(threads, layouts); each thread solves its
         layouts in order on its own solver, with ``node_budget // T`` nodes. One thread runs
-        in the calling thread. What a thread solves depends on its layouts and its budget
-        only, never on how fast the others run."""
+        in the calling thread, and so do all T shares, one after another, unless
+        ``parallel``: small solves spend most of their time in Python, where threads only
+        pass the interpreter lock to and fro. What a share solves depends on its layouts and
+        its budget only, never on how fast the others run, so both ways decide alike."""
         used = max(1, min(self.threads, len(worlds)))
         nodes = self.effort.node_budget // used
         stopping = threading.Event()  # set at Ctrl-C or an error: start no other layout
@@ -197,8 +200,8 @@ class SamplingPlayer(Player):
                 out.append(solve(budget, world))
             return out
 
-        if used == 1:
-            per_thread = [work(0)]
+        if used == 1 or not parallel:
+            per_thread = [work(t) for t in range(used)]
         else:
             per_thread = run_threads(self._solvers[:used], work, on_stop=stopping.set)
         results: list[_R | None] = [None] * len(worlds)
@@ -315,7 +318,9 @@ class SamplingPlayer(Player):
         totals = dict.fromkeys((card.id for card in view.options), 0.0)
         solved = bounded = 0
         n = len(view.hand)
-        for raw in self._solve_layouts(self._worlds(view, count), solve, deadline):
+        # Late in the deal the layouts take milliseconds: not worth the threads.
+        worlds = self._worlds(view, count)
+        for raw in self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from):
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
                 continue  # not reached, or nothing proven on this layout
             for card_id, lo, hi in raw:

@@ -37,6 +37,9 @@ cdef class Solver:
         self.st.check_every = check_every
         self.st.nodes = 0
         self.busy = False
+        self.st.cut = <uint32_t*>calloc(1 << CUT_BITS, sizeof(uint32_t))
+        if self.st.cut == NULL:
+            raise MemoryError("cannot allocate the cut-off cache")
         if table_of is not None:
             # The table of another solver, for threads that search together: it stays
             # alive while this solver does.
@@ -67,6 +70,8 @@ cdef class Solver:
         pass
 
     def __dealloc__(self):
+        free(self.st.cut)
+        self.st.cut = NULL
         if self.owner is not None:
             return              # the owner frees the table
         if self.st.tt != NULL:
@@ -104,6 +109,7 @@ cdef class Solver:
             memset(table.st.heads, 0, table.st.tt_buckets * sizeof(uint32_t))
             table.st.epoch = 1
         self.st.epoch = table.st.epoch
+        memset(self.st.cut, 0, (1 << CUT_BITS) * sizeof(uint32_t))
         self.busy = False
 
     def share(self, bint shared=True):
@@ -168,7 +174,6 @@ cdef class Solver:
             self.st.hands[i] = h[i]
         memset(self.st.hist, 0, sizeof(self.st.hist))
         memset(self.st.killer, 255, sizeof(self.st.killer))
-        memset(self.st.follow_killer, 255, sizeof(self.st.follow_killer))
         self.st.ntrick = k
         self.st.leader = leader
         self.st.tricks_left = n

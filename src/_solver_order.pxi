@@ -1,4 +1,4 @@
-# Move ordering: fitted lead scores and rules, follow scores, killers.
+# Move ordering: fitted lead scores and rules, follow scores, the cut-off cache.
 
 cdef inline int _pair_trump_lead_fit(SolverState* st, int card, uint64_t inplay) noexcept nogil:
     """Fitted adjustment to the order of the pair's leads in trump contracts (fitted like
@@ -196,14 +196,36 @@ cdef inline int _order_follows(SolverState* st, uint64_t reps, int mover,
     return nmoves
 
 
-cdef inline void _killer_first(int* moves, int nmoves, int killer) noexcept nogil:
-    """Move the killer card, if among the moves, to the front (the others keep their order)."""
+cdef inline uint32_t* _cut_slot(SolverState* st, uint64_t cards, uint64_t node,
+                               uint32_t* tag) noexcept nogil:
+    """The cut-off cache's entry for a node keyed by a card set and a number saying what
+    node it is (tag: what the entry holds with no card when it is this node's)."""
+    cdef uint64_t h = _mix64(cards ^ _mix64(node ^ st.meta))
+    tag[0] = <uint32_t>(h >> 40) << 8
+    return &st.cut[h & ((1 << CUT_BITS) - 1)]
+
+
+cdef inline int _cut_hint(uint32_t* slot, uint32_t tag, uint64_t hand, uint64_t reps) noexcept nogil:
+    """The card a cut-off cache entry remembers as the top of its run among reps (the
+    mover's moves), or -1."""
+    cdef int card
+    if (slot[0] >> 8) != (tag >> 8):
+        return -1
+    card = slot[0] & 255
+    if not (hand >> card) & 1:
+        return -1
+    reps &= ~_below(card) & suit_mask(card_suit(card))
+    return lowest_card(reps) if reps else -1
+
+
+cdef inline void _to_front(int* moves, int nmoves, int card) noexcept nogil:
+    """Move a card, if among the moves, to the front (the others keep their order)."""
     cdef int i = nmoves - 1
-    while i > 0 and moves[i] != killer:
+    while i > 0 and moves[i] != card:
         i -= 1
     while i > 0:
         moves[i] = moves[i - 1]
-        moves[i - 1] = killer
+        moves[i - 1] = card
         i -= 1
 
 

@@ -90,6 +90,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef uint32_t head
     cdef TTEntry* b
     cdef TTEntry* e
+    cdef uint32_t* cslot
+    cdef uint32_t ctag
+    cdef int hint
     rel[0] = 0
     if target <= 0:
         return 0
@@ -235,6 +238,14 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     # weakest, and only there: the pair's leads in trump contracts and in no-tricks, P's
     # in no-trump (docs/solver.md, Log: move ordering).
     killer = st.killer[n][L] if (L != P) == (st.trump >= 0 or st.misere != 0) else -1
+    # The cut-off cache (trump and no-trump): the lead that last cut with the leader holding
+    # exactly these cards, whatever the others hold, right after the table's move. It
+    # generalises over the other hands, which the table's move does not (docs/solver.md,
+    # Log: move ordering).
+    hint = -1
+    if not st.misere:
+        cslot = _cut_slot(st, hand, L, &ctag)
+        hint = _cut_hint(cslot, ctag, hand, reps)
     nmoves = 0
     while reps:
         card = lowest_card(reps)
@@ -242,6 +253,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         moves[nmoves] = card
         if card == best:
             scores[nmoves] = 1 << 30
+        elif card == hint:
+            scores[nmoves] = (1 << 29) + 1
         elif card == killer:
             scores[nmoves] = 1 << 29
         else:
@@ -280,6 +293,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             r = k
             best = card
             acc = crel
+            if card != hint and not st.misere:
+                cslot[0] = ctag | <uint32_t>card
             if i > 0:
                 st.killer[n][L] = card
                 if st.hist[L != P][card] < 63:
@@ -319,12 +334,14 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
     cdef int mover = _seat(L + nt)
     cdef int trump = st.trump
     cdef int i, k, w, win, won, nmoves, card, r, maximizer, suit
-    cdef bint killing
     cdef int moves[16]
     cdef uint64_t hand, legal, reps, bit, gaps, crel, acc, skip
     cdef int saved_left
     cdef int t0 = st.trick[0]
     cdef int t1 = st.trick[1]
+    cdef uint32_t* cslot
+    cdef uint32_t ctag
+    cdef int hint = -1
     rel[0] = 0
     st.nodes += 1
     if st.nodes >= st.check_at:
@@ -333,18 +350,27 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
     hand = st.hands[mover]
     suit = card_suit(t0)
     legal = legal_mask(hand, suit, trump, st.void_rule)
-    # The pair's killer card in no-trump, first: the fixed order ranks discards by rank
-    # alone, and which suit to discard from is what the killer mostly remembers. Not for
-    # P, nor in trump contracts or no-tricks, where it did not pay (docs/solver.md, Log:
-    # move ordering).
-    killing = trump < 0 and not st.misere and mover != P
     gaps = DECK & ~inplay
     reps = _run_tops(hand, gaps) & legal
     maximizer = (mover == P) != st.misere
     if reps & (reps - 1):
-        nmoves = _order_follows(st, reps, mover, moves)
-        if killing:
-            _killer_first(moves, nmoves, st.follow_killer[st.tricks_left][nt - 1][mover][suit])
+        if not st.misere:
+            # The cut-off cache (trump and no-trump): the card that last cut with the same
+            # cards of the suit led in play, the same card winning the trick so far, and the
+            # mover holding the same cards of the suit (or, when it cannot follow, the same
+            # hand), first, and alone: the others are ordered only if it does not cut, which
+            # it mostly does. In no-tricks the fitted order is better without it
+            # (docs/solver.md, Log: move ordering).
+            cslot = _cut_slot(st, (inplay & suit_mask(suit)) * 3
+                              + (hand & suit_mask(suit) if hand & suit_mask(suit) else hand),
+                              (nt * 3 + mover) * 64
+                              + (t0 if nt == 1 or not beats(t1, t0, trump) else t1) + 3, &ctag)
+            hint = _cut_hint(cslot, ctag, hand, reps)
+        if hint >= 0:
+            moves[0] = hint
+            nmoves = 1
+        else:
+            nmoves = _order_follows(st, reps, mover, moves)
     else:
         # One run of cards to play: nothing to order.
         moves[0] = lowest_card(reps)
@@ -353,7 +379,14 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
     r = -1 if maximizer else st.tricks_left
     acc = 0
     skip = 0
-    for i in range(nmoves):
+    i = -1
+    while True:
+        i += 1
+        if i == nmoves:
+            if i > 1 or hint < 0:
+                break
+            # The cut-off cache's card did not cut: the others, in order.
+            nmoves = 1 + _order_follows(st, reps & ~((<uint64_t>1) << hint), mover, moves + 1)
         card = moves[i]
         if (skip >> card) & 1:
             continue
@@ -387,8 +420,8 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
         if (k >= target) == maximizer:
             r = k
             acc = crel
-            if i > 0 and killing:
-                st.follow_killer[st.tricks_left][nt - 1][mover][suit] = card
+            if card != hint and not st.misere and reps & (reps - 1):
+                cslot[0] = ctag | <uint32_t>card
             break
         r = max(r, k) if maximizer else min(r, k)
         acc |= crel

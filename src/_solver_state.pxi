@@ -34,8 +34,9 @@
 #   searches (in trump contracts less the other side's answers to the lead, which keeps
 #   proofs small), with hand-written suit-situation rules and a cutoff history ordering
 #   the ties; when following, cheapest-winner / lowest-card rules (second hand: a winner only
-#   if the third hand cannot beat it), in no-tricks fitted weights first, in no-trump the
-#   pair's killer card (per suit led) before them;
+#   if the third hand cannot beat it), in no-tricks fitted weights first; in trump and
+#   no-trump a cut-off cache's card first (the lead that last cut from the leader's hand,
+#   the card that last cut with the same cards of the suit led in play);
 # - the last trick scored directly.
 #
 # The search runs without the GIL; every check_every nodes it takes the GIL to call
@@ -77,6 +78,7 @@ cdef enum:
     CHAIN = 16               # most buckets a coarse position may fill
     FOUND_MAX = 8            # matching entries a probe lists for the store that follows
     NO_MOVE = 255
+    CUT_BITS = 16            # log2 of the cut-off cache's entries (Solver.st.cut)
 
 
 # Partition search. A search result at a trick boundary comes with a set R of "relevant"
@@ -184,9 +186,10 @@ cdef struct SolverState:
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
     int killer[17][3]       # per tricks left and leader: the last lead that cut after the
                             # first lead of the order failed (-1: none)
-    int8_t follow_killer[17][2][3][4]   # no-trump: per tricks left, cards in the trick
-                            # (1 or 2), pair seat and suit led, the last card that cut
-                            # after the order's first failed (-1: none)
+    uint32_t* cut           # the cut-off cache (_cut_slot), trump and no-trump only: 1 <<
+                            # CUT_BITS entries, each the top 24 bits of its key's hash << 8 |
+                            # the card that last cut at a node of that key; each solver has
+                            # its own, also when threads share the table
     int64_t check_at        # the next check (signals, clock, node limit, progress)
     int64_t check_every     # nodes between checks (Solver's check_every)
     int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit

@@ -42,7 +42,7 @@ BUDGETED = [
     "--candidates",
     "2",
     "--max-nodes",
-    "100000",
+    "40000",
 ]
 
 
@@ -278,7 +278,7 @@ def test_a_tiny_budget_gives_nulls_that_the_summary_leaves_out():
 def test_budgeted_values_are_exact_and_the_summary_counts_the_unsolved(budgeted_lines):
     records = [json.loads(line) for line in budgeted_lines]
     assert [r["deal"] for r in records] == [6, 7, 8, 9, 10] and all(
-        r["max_nodes"] == 100_000 for r in records
+        r["max_nodes"] == 40_000 for r in records
     )
     entries = [r["games"]["hearts"] for r in records]
     assert any(e["chooser"] is None for e in entries) and any(
@@ -323,7 +323,7 @@ def test_cli_summary_of_a_budgeted_file_says_what_it_leaves_out(budgeted_lines, 
     assert tables.exit_code == 0, tables.stderr
     text = " ".join(tables.stdout.split())
     assert "unsolved" in text and "excluded" in text and "biased toward easier deals" in text
-    assert "100,000" in text
+    assert "40,000" in text
 
 
 # ---------------------------------------------------------------------- summary

@@ -196,6 +196,41 @@ cdef inline int _order_follows(SolverState* st, uint64_t reps, int mover,
     return nmoves
 
 
+cdef int _order_leads(SolverState* st, uint64_t reps, int best, int hint, int killer,
+                      uint64_t inplay, int* moves) noexcept nogil:
+    """The leads (reps, the tops of the leader's runs) in search order into moves; returns
+    how many. best: the table's move (-1: none), hint: the cut-off cache's, killer: the
+    killer lead, first in that order; the rest by _lead_score and the cutoff history, the
+    pair's leads in trump contracts then by _pair_trump_lead_fit."""
+    cdef int L = st.leader
+    cdef int P = st.player
+    cdef int nmoves = 0, i, card
+    cdef int scores[16]
+    while reps:
+        card = lowest_card(reps)
+        reps &= reps - 1
+        moves[nmoves] = card
+        if card == best:
+            scores[nmoves] = 1 << 30
+        elif card == hint:
+            scores[nmoves] = (1 << 29) + 1
+        elif card == killer:
+            scores[nmoves] = 1 << 29
+        else:
+            scores[nmoves] = _lead_score(st, card, inplay) + 20 * st.hist[L != P][card]
+        nmoves += 1
+    _sort_moves(moves, scores, nmoves)
+    if st.trump >= 0 and L != P:
+        # The pair's leads in trump contracts: the fit below trades its features against
+        # the place in the order above (10 per place), the table's move and the killer
+        # staying first.
+        for i in range(nmoves):
+            if scores[i] < 1 << 29:
+                scores[i] = -10 * i + _pair_trump_lead_fit(st, moves[i], inplay)
+        _sort_moves(moves, scores, nmoves)
+    return nmoves
+
+
 cdef inline uint32_t* _cut_slot(SolverState* st, uint64_t cards, uint64_t node,
                                uint32_t* tag) noexcept nogil:
     """The cut-off cache's entry for a node keyed by a card set and a number saying what

@@ -77,7 +77,6 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int nchain
     cdef int cards[3]
     cdef int moves[16]
-    cdef int scores[16]
     cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, emask, total, gaps, crel, acc
     cdef uint64_t rlo, rhi, skip
     cdef uint64_t ends[4]
@@ -92,7 +91,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef TTEntry* e
     cdef uint32_t* cslot
     cdef uint32_t ctag
-    cdef int hint
+    cdef int hint, first
     rel[0] = 0
     if target <= 0:
         return 0
@@ -246,36 +245,30 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     if not st.misere:
         cslot = _cut_slot(st, hand, L, &ctag)
         hint = _cut_hint(cslot, ctag, hand, reps)
-    nmoves = 0
-    while reps:
-        card = lowest_card(reps)
-        reps &= reps - 1
-        moves[nmoves] = card
-        if card == best:
-            scores[nmoves] = 1 << 30
-        elif card == hint:
-            scores[nmoves] = (1 << 29) + 1
-        elif card == killer:
-            scores[nmoves] = 1 << 29
-        else:
-            scores[nmoves] = _lead_score(st, card, inplay) + 20 * st.hist[L != P][card]
-        nmoves += 1
-    _sort_moves(moves, scores, nmoves)
-    if st.trump >= 0 and L != P:
-        # The pair's leads in trump contracts: the fit below trades its features against
-        # the place in the order above (10 per place), the table's move and the killer
-        # staying first.
-        for i in range(nmoves):
-            if scores[i] < 1 << 29:
-                scores[i] = -10 * i + _pair_trump_lead_fit(st, moves[i], inplay)
-        _sort_moves(moves, scores, nmoves)
+    # The table's move, else the cut-off cache's, is tried alone: the others are scored only
+    # if it does not cut.
+    first = best if best >= 0 else hint
+    if first >= 0:
+        moves[0] = first
+        nmoves = 1
+    else:
+        nmoves = _order_leads(st, reps, -1, hint, killer, inplay, moves)
 
     # No move reaching the leader's aim: the bound is the loosest of the moves' bounds.
     r = -1 if maximizer else n
     best = -1
     acc = 0
     skip = 0
-    for i in range(nmoves):
+    i = -1
+    while True:
+        i += 1
+        if i == nmoves:
+            if i > 1 or first < 0:
+                break
+            nmoves = 1 + _order_leads(st, reps & ~((<uint64_t>1) << first), first, hint,
+                                      killer, inplay, moves + 1)
+            if nmoves == 1:
+                break
         card = moves[i]
         if (skip >> card) & 1:
             continue

@@ -33,7 +33,8 @@ def first_deal_answers(seed):
     return answers, match.results[0]
 
 
-def spawn(home, *args):
+def child_env(home):
+    """The environment of a ``ts358`` child process with its data in ``home``."""
     env = dict(os.environ)
     env.update(
         TS358_HOME=str(home),
@@ -46,14 +47,24 @@ def spawn(home, *args):
         + os.pathsep
         + env.get("PYTHONPATH", ""),
     )
+    return env
+
+
+def spawn_play(home, *args):
+    """``ts358 play --lang en --no-analysis ARGS`` in a pseudo-terminal, data in ``home``."""
     return pexpect.spawn(
         sys.executable,
-        ["-m", "ts358", "play", "--deals", "3", "--lang", "en", "--no-analysis", *args],
-        env=env,
+        ["-m", "ts358", "play", "--lang", "en", "--no-analysis", *args],
+        env=child_env(home),
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 120),
     )
+
+
+def spawn(home, *args):
+    """``ts358 play`` of a new 3-deal match in a pseudo-terminal."""
+    return spawn_play(home, "--deals", "3", *args)
 
 
 def test_one_deal_in_a_terminal_then_quit(tmp_path):

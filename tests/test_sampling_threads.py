@@ -4,6 +4,7 @@ order. Decisions depend on the seed, the view, the effort and the thread count, 
 timing; one thread is the sequential player."""
 
 import _thread
+import signal
 import threading
 
 import pytest
@@ -263,18 +264,34 @@ def test_make_player_passes_the_threads_to_hard_only():
     assert isinstance(make_player("medium", 1, threads=2), HeuristicPlayer)
 
 
-def test_ctrl_c_during_a_threaded_decision_stops_both_threads():
+class Terminated(BaseException):
+    """What a signal handler raises (like the session's on SIGTERM)."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
+@pytest.mark.parametrize(
+    ("signum", "raised"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)]
+)
+def test_a_signal_during_a_threaded_decision_stops_both_threads(signum, raised):
+    # Ctrl-C, or a signal whose handler raises another exception in the waiting thread.
+    previous = signal.signal(signal.SIGTERM, _terminate)
     # A whole deal of no-tricks without a budget: minutes of search on each thread.
     match = Match(Rules(length=3), seed=2)
     match.apply_answer(Contract.NO_TRICKS)
     while (pending := match.pending()).kind is not DecisionKind.PLAY:
         match.apply_answer(HeuristicPlayer().decide(pending.view))
     player = SamplingPlayer(5, effort=Effort(node_budget=10**12), tt_mb=4, threads=2)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer = threading.Timer(0.3, _thread.interrupt_main, (signum,))
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        player.estimate_play(pending.view)
-    timer.cancel()
+    try:
+        with pytest.raises(raised):
+            player.estimate_play(pending.view)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGTERM, previous)
     # The solvers are free again.
     estimate = player.estimate_play(pending.view, time_limit=0.05)
     assert estimate.scores.keys() <= set(pending.view.options)

@@ -21,7 +21,7 @@ from ts358.rules import Rules, VoidRule
 from ts358.session import play
 from ts358.session import texts as i18n
 from ts358.session.history import saves_dir
-from ts358.session.saves import SavedMatch, SaveError, new_id, read_save
+from ts358.session.saves import SavedMatch, SaveError, claim_save, new_id, open_save
 from ts358.session.table import render_standings, seat_names
 from ts358.view import SeatView
 
@@ -34,9 +34,10 @@ PLAY_HELP = (
     "Play a match of 3-5-8 against two computer players (default 6 deals; the first dealer "
     "is drawn at random from the seed). Type a card as QH, Q♥, 10h or its number in your "
     "hand; the commands hint, last, score, help and quit work at every prompt. Input can be "
-    "piped, one answer per line. The match is saved after every deal and on quit or Ctrl-C "
-    "(in the user data directory, or $TS358_HOME), and --resume FILE continues it exactly "
-    "where it stopped ('--resume last' takes the newest save). Finished matches go into "
+    "piped, one answer per line. The match is saved after each of your answers and on quit, "
+    "Ctrl-C, SIGTERM or SIGHUP (in the user data directory, or $TS358_HOME), and --resume "
+    "FILE continues it exactly where it stopped ('--resume last' takes the newest save); a "
+    "save is played by one process at a time. Finished matches go into "
     "'ts358 stats'. With --auto, three computer players play and each deal is printed. "
     "--record writes the match record (JSON, docs/match-record.md)."
 )
@@ -46,12 +47,15 @@ def _resume_path(text: str) -> Path:
     if text.strip().lower() != "last":
         return Path(text)
     folder = saves_dir()
-    saves = (
-        sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
-    )
+    saves = []
+    for path in folder.glob("*.json") if folder.is_dir() else ():
+        try:
+            saves.append((path.stat().st_mtime, path))
+        except OSError:  # e.g. a symbolic link to a file that is gone: not a save
+            continue
     if not saves:
         raise CommandError(f"--resume last: no saved match in {folder}")
-    return saves[-1]
+    return max(saves)[1]
 
 
 def _hint(view: SeatView) -> PlayEstimate:
@@ -116,26 +120,32 @@ def play_command(
             return
         console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
         err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
-        if resume is not None:
-            given = (("--deals", deals), ("--seed", seed), ("--rules", rules))
-            for name, value in given:
-                if value is not None:
-                    raise CommandError(f"{name} can't be combined with --resume: the save fixes it")
-            resumed = _resume(resume, level, console)
-            if resumed is None:
-                return
-            saved, save_path = resumed
-        else:
-            saved, save_path = _start(match_rules, match_seed, level or DEFAULT_LEVEL, console)
-        options = play.PlayOptions(
-            save_path=save_path,
-            analysis=not no_analysis,
-            analysis_seconds=analysis_time,
-            record=record,
-            symbols=symbols,
-            hint=_hint,
-        )
-        code = play.play_interactive(saved, options, console, err)
+        # Holds the save's lock until the session ends.
+        with contextlib.ExitStack() as hold:
+            if resume is not None:
+                given = (("--deals", deals), ("--seed", seed), ("--rules", rules))
+                for name, value in given:
+                    if value is not None:
+                        raise CommandError(
+                            f"{name} can't be combined with --resume: the save fixes it"
+                        )
+                resumed = _resume(resume, level, console, hold)
+                if resumed is None:
+                    return
+                saved, save_path = resumed
+            else:
+                saved, save_path = _start(
+                    match_rules, match_seed, level or DEFAULT_LEVEL, console, hold
+                )
+            options = play.PlayOptions(
+                save_path=save_path,
+                analysis=not no_analysis,
+                analysis_seconds=analysis_time,
+                record=record,
+                symbols=symbols,
+                hint=_hint,
+            )
+            code = play.play_interactive(saved, options, console, err)
     except play.SessionError as exc:
         raise CommandError(str(exc)) from None
     if code:
@@ -143,6 +153,8 @@ def play_command(
 
 
 def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | None) -> None:
+    if record is not None:
+        play.check_record(record)
     match = Match(rules, seed)
     typer.echo(
         i18n.t(
@@ -160,13 +172,17 @@ def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | Non
         typer.echo(i18n.t("match.record", path=record), err=True)
 
 
-def _resume(resume: str, level: str | None, console: Console) -> tuple[SavedMatch, Path] | None:
-    """The saved match to continue and its path; None when it is already finished."""
+def _resume(
+    resume: str, level: str | None, console: Console, hold: contextlib.ExitStack
+) -> tuple[SavedMatch, Path] | None:
+    """The saved match to continue and its path, its lock in ``hold``; None when it is
+    already finished."""
     save_path = _resume_path(resume)
     try:
-        saved = read_save(save_path)
+        saved, lock = open_save(save_path)
     except SaveError as exc:
         raise CommandError(str(exc)) from None
+    hold.enter_context(lock)
     if saved.human is None:
         raise CommandError(f"{save_path}: this save has no human seat")
     if level is not None:
@@ -184,11 +200,20 @@ def _resume(resume: str, level: str | None, console: Console) -> tuple[SavedMatc
     return saved, save_path
 
 
-def _start(rules: Rules, seed: int, level: str, console: Console) -> tuple[SavedMatch, Path]:
-    """A new match with the human at :data:`~ts358.session.play.HUMAN_SEAT`, saved at once."""
+def _start(
+    rules: Rules, seed: int, level: str, console: Console, hold: contextlib.ExitStack
+) -> tuple[SavedMatch, Path]:
+    """A new match with the human at :data:`~ts358.session.play.HUMAN_SEAT`, its save
+    file claimed (its lock in ``hold``; the session writes it at once)."""
     match = Match(rules, seed, play.ENGINE_NAMES)
     saved = SavedMatch(match, new_id(seed), play.HUMAN_SEAT, level)
-    save_path = saves_dir() / f"{saved.id}.json"
+    try:
+        save_path, lock = claim_save(saves_dir(), saved)
+    except OSError as exc:
+        raise CommandError(
+            f"can't save the match in {saves_dir()}: {exc.strerror or exc}"
+        ) from None
+    hold.enter_context(lock)
     names = seat_names(play.HUMAN_SEAT)
     console.print(
         Text(
@@ -204,5 +229,4 @@ def _start(rules: Rules, seed: int, level: str, console: Console) -> tuple[Saved
     )
     console.print(Text(i18n.t("match.seats", left=names[1], right=names[2])))
     console.print(Text(i18n.t("match.first_dealer", name=names[match.first_dealer])))
-    play.save(saved, save_path)
     return saved, save_path

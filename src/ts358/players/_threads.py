@@ -1,11 +1,11 @@
 """Running solver searches on threads: one solver per thread, stopped together.
 
 The core searches without the GIL, so Python threads run searches truly in parallel. Python
-delivers Ctrl-C to the main thread only, which here just waits: it asks every thread's
-search to stop at its next check (``Solver.stop``) and raises once all have ended, so no
-solver is left busy. Used by the hard player (each thread on its own table) and by
-``analysis._parallel`` (threads on one shared table); it lives in the players' layer, the
-lowest that searches.
+delivers Ctrl-C (and runs every signal handler) on the main thread only, which here just
+waits: on the exception a signal raises there it asks every thread's search to stop at its
+next check (``Solver.stop``) and raises once all have ended, so no solver is left busy.
+Used by the hard player (each thread on its own table) and by ``analysis._parallel``
+(threads on one shared table); it lives in the players' layer, the lowest that searches.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ def run_threads(
 
     Every solver's stop request is cleared first; with ``shared`` (the solvers search one
     table) each searches as one of several writers of its table until the threads end.
-    Ctrl-C (delivered to the calling thread, which waits) or an error in a thread asks
-    every search to stop at its next check, calls ``on_stop`` (so that ``work`` can give up
-    what it has not started), and is raised once every thread has ended.
+    Ctrl-C or another signal's exception (raised in the calling thread, which waits) or an
+    error in a thread asks every search to stop at its next check, calls ``on_stop`` (so
+    that ``work`` can give up what it has not started), and is raised once every thread has
+    ended.
     """
     count = len(solvers)
     results: list[Any] = [None] * count
@@ -67,7 +68,7 @@ def run_threads(
         while done < count:
             if finished.acquire(timeout=0.05):
                 done += 1
-    except KeyboardInterrupt:
+    except BaseException:  # Ctrl-C, or a signal handler's exception (the session's SIGTERM)
         stop()
         while done < count:
             finished.acquire()

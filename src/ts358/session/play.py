@@ -2,16 +2,28 @@
 or (:func:`play_auto`) three computer players printed deal by deal.
 
 :func:`play_interactive` plays a :class:`~ts358.session.saves.SavedMatch` with a
-:class:`~ts358.session.human.HumanPlayer`, saving after every deal and on quit or Ctrl-C, with
-the after-deal review and hints; ``ts358 play`` is a thin layer over it.
+:class:`~ts358.session.human.HumanPlayer`, with the after-deal review and hints; ``ts358
+play`` is a thin layer over it. The save is written (atomically and synced,
+:func:`~ts358.session.saves.write_save`) when the session starts, before each prompt of the
+human, right after each of their answers (before the computer players think about theirs)
+and at the end of each deal, so that a process killed at any moment loses at most the
+answer being typed. The computer players' decisions are written with the next of these:
+they are a function of the seed, but a hard player's also of the number of cores, so
+keeping them makes the resumed match the one that was played. Quit, the end of input,
+Ctrl-C, SIGTERM and SIGHUP end the session with the save written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import IO, Any
 
 from rich.console import Console
@@ -44,6 +56,8 @@ __all__ = [
     "ComputerSeat",
     "PlayOptions",
     "SessionError",
+    "Stopped",
+    "check_record",
     "play_auto",
     "play_interactive",
     "save",
@@ -58,6 +72,48 @@ ENGINE_NAMES = ("You", "Left", "Right")
 
 class SessionError(RuntimeError):
     """A save or record that can't be written; the message says which file and why."""
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived during a session, which then saves and ends like after
+    Ctrl-C. A BaseException like KeyboardInterrupt, so that no ``except Exception`` takes
+    it, but not a KeyboardInterrupt: Ctrl-C during a hint or a review cancels only that,
+    a termination ends the session."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# The signals that stop a session like Ctrl-C (Windows has no SIGHUP).
+_STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+class _StopSignals:
+    """While the session runs, the first SIGTERM or SIGHUP raises :class:`Stopped` where
+    the session is and the later ones are ignored, so that none cuts the last save short
+    (closing a terminal may send SIGHUP and then SIGTERM). Only on the main thread, where
+    Python runs signal handlers; a signal ignored when the session starts (``nohup``) stays
+    ignored."""
+
+    def __init__(self) -> None:
+        self.previous: dict[int, Any] = {}
+
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        for stop in self.previous:
+            signal.signal(stop, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    def __enter__(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            for signum in _STOP_SIGNALS:
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self.previous[signum] = signal.signal(signum, self._stop)
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.previous.items():
+            # None: a handler not installed from Python, i.e. the default one.
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
 
 
 class ComputerSeat:
@@ -135,6 +191,14 @@ def _line(style: CardStyle, message: str, markup_style: str = "") -> Text:
     return Text(style.text(message), style=markup_style)
 
 
+def _last_words(err: Console, lines: list[str]) -> None:
+    # After a hangup (SIGHUP, or the end of input of a closed terminal) there is no
+    # terminal to show these; the match is saved, and that must not become a crash.
+    with contextlib.suppress(OSError):
+        for line in lines:
+            err.print(Text(line))
+
+
 def play_interactive(
     saved: SavedMatch,
     options: PlayOptions,
@@ -143,65 +207,119 @@ def play_interactive(
     stream: IO[str] | None = None,
 ) -> int:
     """Play ``saved`` from where it stands with the human at ``saved.human``; returns the
-    exit code: 0 at the end of the match or after ``quit`` (saved), 130 after Ctrl-C
-    (saved). Messages use the current :mod:`ts358.session.texts` language."""
-    match = saved.match
-    human_seat = saved.human if saved.human is not None else HUMAN_SEAT
-    names = seat_names(human_seat)
-    style = CardStyle(options.symbols)
-    computers = {
-        s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != human_seat
-    }
-    human = HumanPlayer(
-        LineInput(console, stream),
-        console,
-        style,
-        names,
-        history=lambda: match.results,
-        hint=options.hint,
-        err_console=err,
-    )
-    step = len(match.snapshot().decisions)
+    exit code: 0 at the end of the match or after ``quit`` (saved), 130 after Ctrl-C, 143
+    after SIGTERM, 129 after SIGHUP (128 + the signal's number, saved). Messages use the
+    current :mod:`ts358.session.texts` language.
 
-    def saved_message() -> None:
-        err.print(Text(t("match.saved", path=options.save_path)))
-        err.print(Text(t("match.resume_hint", path=options.save_path)))
+    Before the first decision the record is checked (:func:`check_record`) and the save
+    written, so that a file that can't be written is a SessionError then and not after a
+    deal. The caller should hold the save's :class:`~ts358.session.saves.SaveLock`."""
+    session = _Session(saved, options, console, err, stream)
+    if options.record is not None:
+        check_record(options.record)
+    with _StopSignals():
+        try:
+            try:
+                session.play()
+                return 0
+            except QuitRequested:
+                return session.end(0, [])
+            except KeyboardInterrupt:
+                return session.end(130, ["", t("match.interrupted")])
+        # Outside, so that it is caught also while a quit or a Ctrl-C ends the session (the
+        # hangup of a terminal is both the end of input and SIGHUP); it is raised only once.
+        except Stopped as stop:
+            name = signal.Signals(stop.signum).name
+            return session.end(128 + stop.signum, ["", t("match.stopped", signal=name)])
 
-    try:
+
+class _Session:
+    """The state of :func:`play_interactive`."""
+
+    def __init__(
+        self,
+        saved: SavedMatch,
+        options: PlayOptions,
+        console: Console,
+        err: Console,
+        stream: IO[str] | None,
+    ) -> None:
+        self.saved = saved
+        self.options = options
+        self.console = console
+        self.err = err
+        match = saved.match
+        self.seat = saved.human if saved.human is not None else HUMAN_SEAT
+        self.names = seat_names(self.seat)
+        self.style = CardStyle(options.symbols)
+        self.computers = {
+            s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != self.seat
+        }
+        self.human = HumanPlayer(
+            LineInput(console, stream),
+            console,
+            self.style,
+            self.names,
+            history=lambda: match.results,
+            hint=options.hint,
+            err_console=err,
+        )
+        self.step = len(match.snapshot().decisions)
+        self.written = -1
+
+    def keep(self) -> None:
+        """Write the save unless it holds every decision applied already."""
+        if self.written != self.step:
+            save(self.saved, self.options.save_path)
+            self.written = self.step
+
+    def play(self) -> None:
+        """The match to its end, then the standings, statistics and record."""
+        match = self.saved.match
+        self.keep()
         while not match.done:
             pending = match.pending()
             assert pending is not None
             finished = len(match.results)
-            if pending.seat == human_seat:
-                decision = human.decide(pending.view)
+            if pending.seat == self.seat:
+                self.keep()
+                decision = self.human.decide(pending.view)
                 try:
                     match.apply_answer(decision)
                 except IllegalDecision as exc:  # the seat checks first; this is a backstop
-                    human.error(t("err.illegal", reason=str(exc)))
+                    self.human.error(t("err.illegal", reason=str(exc)))
                     continue
+                self.step += 1
+                self.keep()
             else:
-                match.apply_answer(computers[pending.seat].decide(pending.view, step))
-            step += 1
+                match.apply_answer(self.computers[pending.seat].decide(pending.view, self.step))
+                self.step += 1
             if len(match.results) > finished:
-                save(saved, options.save_path)
+                self.keep()
                 result = match.results[-1]
-                human.finish_deal(result)
-                console.print()
-                console.print(render_summary(result, match.totals, names))
-                if options.analysis:
-                    _analysis(result, match, human_seat, names, style, options, console, err)
-    except QuitRequested:
-        save(saved, options.save_path)
-        saved_message()
-        return 0
-    except KeyboardInterrupt:
-        save(saved, options.save_path)
-        err.print()
-        err.print(Text(t("match.interrupted")))
-        saved_message()
-        return 130
-    _finish(saved, options, console, err, names)
-    return 0
+                self.human.finish_deal(result)
+                self.console.print()
+                self.console.print(render_summary(result, match.totals, self.names))
+                if self.options.analysis:
+                    _analysis(
+                        result,
+                        match,
+                        self.seat,
+                        self.names,
+                        self.style,
+                        self.options,
+                        self.console,
+                        self.err,
+                    )
+        _finish(self.saved, self.options, self.console, self.err, self.names)
+
+    def end(self, code: int, lines: list[str]) -> int:
+        """Save the match, say ``lines`` and where the save is on stderr, return ``code``."""
+        self.keep()
+        path = self.options.save_path
+        lines += [t("match.saved", path=path), t("match.resume_hint", path=path)]
+        _last_words(self.err, lines)
+        return code
 
 
 def _analysis(
@@ -242,7 +360,6 @@ def _finish(
 ) -> None:
     match = saved.match
     seat = saved.human if saved.human is not None else HUMAN_SEAT
-    save(saved, options.save_path)
     places = match.standings()
     console.print()
     console.print(render_standings(match.totals, places, names))
@@ -264,12 +381,30 @@ def _finish(
         err.print(Text(t("match.record", path=options.record)))
 
 
-def write_match_record(path: Path, match: Match) -> None:
-    """Write the record of a finished match; SessionError (one line) if it can't be written."""
+@contextlib.contextmanager
+def _record_errors(path: Path) -> Iterator[None]:
     try:
-        write_record(path, match)
+        yield
     except OSError as exc:
         raise SessionError(f"can't write the record {path}: {exc.strerror or exc}") from None
+
+
+def check_record(path: Path) -> None:
+    """SessionError (one line) if the record can't be written at ``path``: checked before
+    the match, not after it. The file is opened for writing as :func:`write_match_record`
+    will open it, without changing it (a file created for the check is removed)."""
+    existed = os.path.lexists(path)
+    with _record_errors(path):
+        with open(path, "a", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+
+
+def write_match_record(path: Path, match: Match) -> None:
+    """Write the record of a finished match; SessionError (one line) if it can't be written."""
+    with _record_errors(path):
+        write_record(path, match)
 
 
 # ---------------------------------------------------------------------- --auto

@@ -163,6 +163,7 @@ _EN: dict[str, str] = {
     "match.lost": "You finished in place {place}.",
     "match.result": "Your result: {result} (total × 10). Statistics: ts358 stats",
     "match.interrupted": "Interrupted.",
+    "match.stopped": "Stopped ({signal}).",
     "match.record": "Record written to {path}",
     # --auto output
     "auto.start": "Match of {deals} deals, seed {seed}, {rules} rules, {level} players: {names}",
@@ -309,6 +310,7 @@ _PL: dict[str, str] = {
     "match.lost": "Zajmujesz miejsce {place}.",
     "match.result": "Twój wynik: {result} (suma × 10). Statystyki: ts358 stats",
     "match.interrupted": "Przerwano.",
+    "match.stopped": "Zatrzymano ({signal}).",
     "match.record": "Zapis partii w {path}",
     "auto.start": "Partia: {deals} rozdań, ziarno {seed}, zasady {rules}, gracze: {level}: {names}",
     "auto.deal": "Rozdanie {number}: rozdaje {dealer} (3), wybiera {chooser} (8), trzeci {third} (5); gra: {game}",
@@ -453,6 +455,7 @@ _CS: dict[str, str] = {
     "match.lost": "Skončili jste na {place}. místě.",
     "match.result": "Váš výsledek: {result} (součet × 10). Statistika: ts358 stats",
     "match.interrupted": "Přerušeno.",
+    "match.stopped": "Zastaveno ({signal}).",
     "match.record": "Záznam partie zapsán do {path}",
     "auto.start": "Partie: {deals} rozdání, seed {seed}, pravidla {rules}, hráči: {level}: {names}",
     "auto.deal": "Rozdání {number}: rozdává {dealer} (3), hlásí {chooser} (8), třetí {third} (5); hra: {game}",

@@ -1,9 +1,11 @@
 """The engine's integrity against its players (issue 19): a player changes nothing through the
-objects of its view or the answers it gives.
+objects of its view or the answers it gives, and learns nothing hidden from its seed.
 
 Each attack is a real player in a real match; the engine must reject what it does or be
 untouched by it, and the match record must stay honest (it replays). Then the object graph
-of every kind of view is walked to check that it shares nothing changeable with the engine.
+of every kind of view is walked to check that it shares nothing changeable with the engine,
+and the saves and records of the earlier seed scheme (tests/data, made by ts358 before this
+change) still replay to the same match.
 """
 
 from __future__ import annotations
@@ -11,15 +13,24 @@ from __future__ import annotations
 import enum
 import gc
 import json
+import random
 import types
+from pathlib import Path
+
+import pytest
 
 from ts358 import Card, CardSet, Rules, VoidRule
 from ts358.cards import DECK
-from ts358.deal import IllegalDecision
-from ts358.match import Match
+from ts358.deal import DealSetup, IllegalDecision
+from ts358.match import Match, MatchSnapshot, player_seed
 from ts358.players import HeuristicPlayer, Player, RandomPlayer
-from ts358.record import format_record, match_record, replay
+from ts358.record import RecordError, format_record, load_record, match_record, replay
+from ts358.seeds import derived_rng, derived_seed
+from ts358.session import play
+from ts358.session.saves import SaveError, from_json, read_save, to_json
 from ts358.view import DecisionKind
+
+DATA = Path(__file__).parent / "data"
 
 
 def house():
@@ -127,6 +138,85 @@ def test_changing_an_answer_after_it_was_taken_changes_nothing():
     replay(match_record(match))
 
 
+class SeedReader(RandomPlayer):
+    """Given its seed as the session gives it, rebuilds the first deal the ways the seed
+    could make it: the match seed is the player seed, or ``(seed - seat) / 3`` (how the seats
+    were seeded before issue 19); the deals come from ``random.Random(match seed)`` (before
+    issue 19) or from the derived stream."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.seed = seed
+        self.rebuilt = None
+
+    def decide(self, view):
+        if self.rebuilt is None:
+            self.rebuilt = self.rebuilds(view)
+        return super().decide(view)
+
+    def rebuilds(self, view):
+        for match_seed in {self.seed, (self.seed - view.seat) // 3}:
+            for rng in (random.Random(match_seed), derived_rng("match-deals", match_seed)):
+                first = rng.randrange(3)
+                if (view.deal_number, view.dealer) != (1, first):
+                    continue
+                hand = DealSetup.shuffled(1, first, rng).hands[view.seat]
+                if CardSet(hand[:6] if view.seat == (first + 1) % 3 else hand) == view.hand:
+                    return True
+        return False
+
+
+def test_the_seed_reader_rebuilds_a_deal_dealt_the_old_way():
+    # The attack works: seats seeded 3 * seed + seat, deals from random.Random(seed).
+    match = Match(house(), 8, seeding=1)
+    readers = [SeedReader(8 * 3 + seat) for seat in range(3)]
+    match.run(readers)
+    assert all(reader.rebuilt for reader in readers)
+
+
+@pytest.mark.parametrize("auto", [True, False])
+def test_a_player_cannot_rebuild_the_deal_from_its_seed(monkeypatch, auto):
+    readers = []
+
+    def make_reader(level, seed, threads=1):
+        readers.append(SeedReader(seed))
+        return readers[-1]
+
+    monkeypatch.setattr(play, "make_player", make_reader)
+    for match_seed in (1, 8, 2**32 - 1):
+        del readers[:]
+        match = Match(house(), match_seed)
+        if auto:
+            play.play_auto(match, "easy", False, lambda line: None)
+        else:
+            seats = [play.ComputerSeat("easy", match_seed, seat) for seat in range(3)]
+            for step in range(12):
+                pending = match.pending()
+                match.apply_answer(seats[pending.seat].decide(pending.view, step))
+        assert [r.seed for r in readers] == [player_seed(match_seed, s) for s in range(3)]
+        assert [r.rebuilt for r in readers] == [False] * 3
+
+
+def test_player_seeds_and_deals_come_from_separate_derived_streams():
+    rng = derived_rng("match-deals", 8)
+    match = Match(house(), 8)
+    assert match.first_dealer == rng.randrange(3)
+    assert match.deal.setup == DealSetup.shuffled(1, match.first_dealer, rng)
+    assert player_seed(8, 2) == derived_seed("match-player", 8, 2)
+
+
+def test_a_computer_seats_generator_is_seeded_by_its_own_seed_only():
+    # Before issue 19 the session reseeded it from the match seed, which its state gave away.
+    seat = play.ComputerSeat("easy", 8, 1)
+    match = Match(house(), 8)
+    while (pending := match.pending()).seat != 1:
+        match.apply_answer(HeuristicPlayer().decide(pending.view))
+    twin = RandomPlayer()
+    twin.rng.seed(f"{player_seed(8, 1)}:7")
+    assert seat.decide(pending.view, 7) == twin.decide(pending.view)
+    assert seat.player.rng.getstate() == twin.rng.getstate()
+
+
 # ---------------------------------------------------------------------- the object graph
 
 
@@ -215,3 +305,47 @@ def test_vandals_play_the_same_match_as_honest_players():
     vandalised.run([Vandal(RandomPlayer(s)) for s in range(3)])
     assert vandalised.rules == house()
     assert match_record(vandalised) == match_record(honest)
+
+
+# ---------------------------------------------------------------------- files of ts358-*/1
+
+
+def test_an_old_record_replays_to_the_same_match():
+    text = (DATA / "match-v1-seed5.json").read_text(encoding="utf-8")
+    match = replay(load_record(DATA / "match-v1-seed5.json"))
+    assert match.seeding == 1
+    assert format_record(match_record(match)) == text  # written back as it was, /1
+    relabelled = dict(json.loads(text), format="ts358-match/2")
+    with pytest.raises(RecordError, match="deal 1: the dealer, hands or talon differ from seed 5"):
+        replay(relabelled)
+
+
+def test_an_old_save_resumes_the_same_match():
+    recorded = replay(load_record(DATA / "match-v1-seed5.json"))
+    saved = read_save(DATA / "save-v1-seed5.json")
+    match = saved.match
+    assert match.seeding == 1 and match.results == recorded.results[:1]
+    assert match.deal.setup.hands == recorded.results[1].hands
+    data = to_json(saved)
+    assert data["format"] == "ts358-save/1"
+    assert from_json(data).match.snapshot() == match.snapshot()
+    # The rest of the recorded match, played on from the save, is the recorded match.
+    everything = recorded.snapshot().decisions
+    done = match.snapshot().decisions
+    assert everything[: len(done)] == done
+    for decision in everything[len(done) :]:
+        match.apply(decision)
+    assert match.results == recorded.results
+    with pytest.raises(SaveError, match="decision"):
+        from_json(dict(data, format="ts358-save/2"))
+
+
+def test_new_files_say_the_new_scheme():
+    match = Match(house(), 5)
+    match.run([HeuristicPlayer() for _ in range(3)])
+    record = match_record(match)
+    assert record["format"] == "ts358-match/2" and replay(record).results == match.results
+    assert Match(house(), 5, seeding=1).deal.setup.hands != match.results[0].hands
+    assert Match.restore(MatchSnapshot(house(), 5, match.names, (), seeding=1)).seeding == 1
+    with pytest.raises(ValueError, match="seeding"):
+        Match(house(), 5, seeding=3)

@@ -16,7 +16,7 @@ import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 from ts358 import Contract, Rules, VoidRule, _core358
-from ts358.match import Match
+from ts358.match import Match, player_seed
 from ts358.players import HeuristicPlayer, RandomPlayer
 
 CORE_TARGET = 50_000
@@ -48,7 +48,7 @@ def engine_rate(matches: int, repeat: int, players: str) -> float:
         for seed in range(matches):
             match = Match(Rules(length=18), seed)
             if players == "random":
-                match.run([RandomPlayer(seed * 3 + s) for s in range(3)])
+                match.run([RandomPlayer(player_seed(seed, s)) for s in range(3)])
             else:
                 match.run([HeuristicPlayer() for _ in range(3)])
 

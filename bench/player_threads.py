@@ -26,6 +26,7 @@ from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 from ts358 import Match, Rules
+from ts358.match import player_seed
 from ts358.players import Effort, SamplingPlayer
 from ts358.view import DecisionKind, SeatView
 
@@ -74,8 +75,9 @@ def main() -> int:
     for m in range(matches):
         seed = args.first_seed + m
         match = Match(Rules(length=3), seed=seed)
-        one = [SamplingPlayer(seed * 3 + s, effort=effort) for s in range(3)]
-        many = [SamplingPlayer(seed * 3 + s, effort=effort, threads=args.threads) for s in range(3)]
+        seeds = [player_seed(seed, s) for s in range(3)]
+        one = [SamplingPlayer(s, effort=effort) for s in seeds]
+        many = [SamplingPlayer(s, effort=effort, threads=args.threads) for s in seeds]
         while len(match.results) < deals and (pending := match.pending()) is not None:
             view = pending.view
             kind = _kind(view, effort)

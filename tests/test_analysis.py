@@ -98,10 +98,12 @@ def test_endgame_values_and_reviews_match_the_reference(seed):
             assert r.score == scores[r.card.id]
             assert r.best_score == max(scores.values())
             assert {c.id for c in r.best} == {c for c, v in scores.items() if v == r.best_score}
-        # Drops of a value are the seat's own mistakes: the reviews account for all of them.
+        # A seat's value drops only by its own mistakes: the reviews account for every drop.
+        # Not always for all of it: a later mistake in the same trick (the other two play
+        # against the seat) can give back what the seat's own card lost.
         lost = analysis.lost()
         for seat in seats:
-            assert lost[seat] == sum(r.lost for r in analysis.reviews if r.seat == seat)
+            assert lost[seat] <= sum(r.lost for r in analysis.reviews if r.seat == seat)
 
 
 def exact(number, tricks, scores):

@@ -37,7 +37,7 @@ def record():
 
 
 def test_shape(record):
-    assert record["format"] == FORMAT == "ts358-match/1"
+    assert record["format"] == FORMAT == "ts358-match/2"
     assert record["rules"] == {"void": "house", "exchange": True, "exchange_trumps": True}
     assert record["seed"] == 7 and record["length"] == 6
     assert record["players"] == ["North", "East", "West"]
@@ -121,7 +121,7 @@ def illegal_follow(rec):
 
 
 CASES = [
-    ("format", lambda r: r.update(format="ts358-match/2"), "key 'format'"),
+    ("format", lambda r: r.update(format="ts358-match/3"), "key 'format'"),
     ("missing key", lambda r: r["deals"][1].pop("talon"), "deal 2: key 'talon' is missing"),
     ("length", lambda r: r.update(length=5), "key 'length'"),
     ("too few deals", lambda r: r["deals"].pop(), "5 deals recorded"),

@@ -151,7 +151,7 @@ def test_play_scores_average_exact_values_over_the_sampled_layouts(seed):
 
 
 def test_out_of_budget_the_bounds_decide_and_with_nothing_proven_the_rule_of_thumb():
-    deal = run_deal_to(31, 0, 0)
+    deal = run_deal_to(11, 0, 0)
     view = deal.view(0)
     broke = SamplingPlayer(5, effort=Effort(node_budget=1), tt_mb=1)
     estimate = broke.estimate_play(view)
@@ -167,7 +167,7 @@ def test_out_of_budget_the_bounds_decide_and_with_nothing_proven_the_rule_of_thu
 
 
 def test_bounded_layouts_count_by_the_middle_of_their_intervals():
-    deal = run_deal_to(31, 0, 0)
+    deal = run_deal_to(11, 0, 0)
     view = deal.view(0)
     full = SamplingPlayer(5, effort=Effort(play_early=2, play_late=2), tt_mb=4)
     exact = full.estimate_play(view)

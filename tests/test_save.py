@@ -1,4 +1,4 @@
-"""Saved matches (ts358-save/1): round trip mid-deal, atomic writes, and every kind of bad
+"""Saved matches (ts358-save/2): round trip mid-deal, atomic writes, and every kind of bad
 file rejected with a SaveError (never a crash, never a silently different match)."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_file_is_json_with_the_documented_keys(tmp_path):
     match = played(4, 70)
     path = write_save(tmp_path / "a" / "b" / "s.json", SavedMatch(match, "x", None, "medium"))
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "ts358-save/1" == FORMAT
+    assert data["format"] == "ts358-save/2" == FORMAT
     assert data["seed"] == 4 and data["length"] == 3 and data["human"] is None
     assert data["deals_finished"] == len(match.results)
     assert len(data["decisions"]) == 70

@@ -50,7 +50,6 @@ __all__ = [
 
 ALL_GAMES = frozenset(Contract)
 _T = TypeVar("_T")
-_EMPTY = CardSet()
 
 Answer = Contract | Card | CardSet | None
 """A player's answer, as :meth:`Player.decide <ts358.players.base.Player.decide>` returns it:
@@ -198,6 +197,7 @@ class Deal(Seating):
     ) -> None:
         self.setup = setup
         self.rules = rules
+        self._rule_values = dataclasses.astuple(rules)  # each view gets its own Rules of them
         self.available = tuple(available) if available is not None else (ALL_GAMES,) * 3
         if not self.available[setup.chooser]:
             raise ValueError(f"seat {setup.chooser} has no game left to choose")
@@ -213,7 +213,7 @@ class Deal(Seating):
         self._given = 0  # cards given so far in the current transfer
         self._awaiting: Card | None = None  # a trump given, its return still to be chosen
         self._exchanges: list[ExchangeStep] = []
-        self._talon = CardSet(setup.talon)
+        self._talon = CardSet(setup.talon).mask
         self._talon_shown = False
         self._discard: CardSet | None = None
         self._tricks: list[Trick] = []
@@ -222,8 +222,8 @@ class Deal(Seating):
         self._taken = [0, 0, 0]
         # Decisions as applied (kind, value); formatted only when asked for.
         self._log: list[tuple[DecisionKind, object]] = []
-        # The legal cards of the pending play, shared by the view and the check in apply.
-        self._legal: CardSet | None = None
+        # The legal cards of the pending play (a mask: the view gets a CardSet of its own).
+        self._legal: int | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -285,15 +285,17 @@ class Deal(Seating):
             return self.chooser, DecisionKind.DISCARD
         return None
 
-    def _legal_now(self, hand: int) -> CardSet:
+    def _legal_now(self, hand: int) -> int:
         if self._legal is None:
             assert self._game is not None
-            self._legal = legal_cards(CardSet(hand), self._trick, self._game, self.rules.void)
+            legal = legal_cards(CardSet(hand), self._trick, self._game, self.rules.void)
+            self._legal = legal.mask
         return self._legal
 
     def _options(self, seat: int, kind: DecisionKind, hand: CardSet) -> CardSet:
+        # Always a new CardSet (or the view's own hand): never an object the engine keeps.
         if kind is DecisionKind.PLAY:
-            return self._legal_now(hand.mask)
+            return CardSet(self._legal_now(hand.mask))
         if kind is DecisionKind.GIVE:
             assert self._game is not None
             return giveable(hand, self._game, self.rules)
@@ -315,11 +317,16 @@ class Deal(Seating):
         return self._view(seat, due[1] if due is not None and due[0] == seat else None)
 
     def _view(self, seat: int, kind: DecisionKind | None) -> SeatView:
+        # Every changeable object of the view is new (see ts358.view): a player that changes
+        # one changes only its own copy.
         if self._phase is _Phase.CHOOSE and seat == self.chooser:
             hand = CardSet(self.setup.hands[seat][:6])
         else:
             hand = CardSet(self._hands[seat])
         mine = tuple(s for s in self._exchanges if seat in (s.giver, s.receiver))
+        discard = None
+        if self._discard is not None and seat == self.chooser:
+            discard = CardSet(self._discard.mask)
         give_to = None
         gives_left = 0
         received = None
@@ -333,7 +340,7 @@ class Deal(Seating):
             seat=seat,
             deal_number=self.setup.number,
             dealer=self.dealer,
-            rules=self.rules,
+            rules=Rules(*self._rule_values),
             hand=hand,
             available=self.available,
             totals=self.totals,
@@ -341,14 +348,14 @@ class Deal(Seating):
             game=self._game,
             exchanges=mine,
             others_exchanged=len(self._exchanges) - len(mine),
-            talon=self._talon if self._talon_shown else None,
-            discard=self._discard if seat == self.chooser else None,
+            talon=CardSet(self._talon) if self._talon_shown else None,
+            discard=discard,
             tricks=tuple(self._tricks),
             leader=self._leader if self._phase is _Phase.PLAY else None,
             trick=tuple(self._trick),
             taken=(self._taken[0], self._taken[1], self._taken[2]),
             kind=kind,
-            options=self._options(seat, kind, hand) if kind is not None else _EMPTY,
+            options=self._options(seat, kind, hand) if kind is not None else CardSet(),
             give_to=give_to,
             gives_left=gives_left,
             received=received,
@@ -490,7 +497,7 @@ class Deal(Seating):
             self._transfer += 1
             self._given = 0
         self._talon_shown = True
-        self._hands[self.chooser] |= self._talon.mask
+        self._hands[self.chooser] |= self._talon
         self._phase = _Phase.DISCARD
 
     def stop_giving(self) -> Applied:
@@ -552,7 +559,8 @@ class Deal(Seating):
         """The chooser discards four of their 20 cards, face down."""
         seat = self._expect(DecisionKind.DISCARD)
         what = f"seat {seat} discarding"
-        cards = _typed(cards, CardSet, what, "four cards (a CardSet)")
+        # The engine's own copy, checked and kept: the player could change its object later.
+        cards = CardSet(_typed(cards, CardSet, what, "four cards (a CardSet)").mask)
         if len(cards) != 4:
             raise IllegalDecision(f"{what}: exactly 4 different cards, not {len(cards)}")
         missing = cards - CardSet(self._hands[seat])
@@ -572,8 +580,7 @@ class Deal(Seating):
         mask = self._hands[seat]
         if not mask & card.mask:
             raise IllegalDecision(f"seat {seat} can't play {card}: not in their hand")
-        legal = self._legal_now(mask)
-        if card not in legal:
+        if not self._legal_now(mask) & card.mask:
             lead = self._trick[0].suit
             if CardSet(mask).suit(lead):
                 why = f"must follow {lead.name.lower()}"

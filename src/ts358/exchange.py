@@ -8,6 +8,7 @@ the deal engine, the players and the tests share one statement of the rules.
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 from ts358.cards import Card, CardSet
 from ts358.rules import Contract, Role, Rules
@@ -24,9 +25,11 @@ class Transfer:
     count: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ExchangeStep:
-    """One card given and the card that came back (possibly the same card)."""
+class ExchangeStep(NamedTuple):
+    """One card given and the card that came back (possibly the same card).
+
+    A NamedTuple, which nothing can change in place, because the engine hands its own steps
+    to the players' views (:mod:`ts358.view`)."""
 
     giver: int
     receiver: int

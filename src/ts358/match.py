@@ -6,6 +6,10 @@ methods (:meth:`Match.play` ...), :meth:`Match.apply` (notation) or :meth:`Match
 :meth:`Match.run` is just that loop with player objects. A match's
 state is a pure function of its seed (or deal setups) and the decisions applied, which is
 what :meth:`Match.snapshot` saves and :meth:`Match.restore` replays.
+
+The seed makes the deals and, apart from them, the computer players' seeds
+(:func:`player_seed`): each is derived from the seed and its own label by a one-way hash
+(:mod:`ts358.seeds`), so a player's seed tells nothing of the cards it can't see.
 """
 
 from __future__ import annotations
@@ -27,10 +31,22 @@ from ts358.deal import (
     Pending,
 )
 from ts358.rules import Contract, Rules
+from ts358.seeds import derived_rng, derived_seed
 
-__all__ = ["DEFAULT_NAMES", "Match", "MatchSnapshot", "standings"]
+__all__ = ["DEFAULT_NAMES", "SEEDING", "Match", "MatchSnapshot", "player_seed", "standings"]
 
 DEFAULT_NAMES = ("North", "East", "West")
+
+SEEDING = 2
+"""How a new match makes its deals from its seed (:class:`Match`); 1 is the earlier way."""
+
+
+def player_seed(match_seed: int, seat: int) -> int:
+    """The seed of the computer player in ``seat`` of the match with ``match_seed``.
+
+    Derived one way with its own label, as the deals are with theirs, so a player that knows
+    its seed can find the deals only by trying match seeds until one gives its seed."""
+    return derived_seed("match-player", match_seed, seat)
 
 
 def standings(totals: Sequence[int]) -> tuple[int, ...]:
@@ -47,12 +63,16 @@ class MatchSnapshot:
     names: tuple[str, str, str]
     decisions: tuple[str, ...]
     setups: tuple[DealSetup, ...] | None = None
+    seeding: int = SEEDING
 
 
 class Match:
     """A match between seats 0-2 (clockwise, fixed for the match).
 
-    With a ``seed`` the first dealer and every shuffle come from ``random.Random(seed)``;
+    With a ``seed`` the first dealer and every shuffle come from one generator: with
+    ``seeding=2`` (the default; formats ``ts358-match/2``, ``ts358-save/2``) it is
+    :func:`derived_rng("match-deals", seed) <ts358.seeds.derived_rng>`, with ``seeding=1``
+    (the ``/1`` formats, written before the players' seeds were derived) ``random.Random(seed)``.
     ``setups`` instead gives each deal's cards explicitly (tests, hand-made records).
     """
 
@@ -63,7 +83,10 @@ class Match:
         names: Sequence[str] = DEFAULT_NAMES,
         *,
         setups: Sequence[DealSetup] | None = None,
+        seeding: int = SEEDING,
     ) -> None:
+        if seeding not in (1, 2):
+            raise ValueError(f"seeding must be 1 or 2, not {seeding!r}")
         if len(names) != 3:
             raise ValueError("a match has three players")
         if setups is None and seed is None:
@@ -72,9 +95,10 @@ class Match:
             raise ValueError(f"{rules.length} deal setups are needed, not {len(setups)}")
         self.rules = rules
         self.seed = seed
+        self.seeding = seeding
         self.names: tuple[str, str, str] = (names[0], names[1], names[2])
         self._setups = tuple(setups) if setups is not None else None
-        self._rng = random.Random(seed)
+        self._rng = random.Random(seed) if seeding == 1 else derived_rng("match-deals", seed)
         self.first_dealer = setups[0].dealer if setups else self._rng.randrange(3)
         for number, setup in enumerate(self._setups or (), 1):
             # Checked up front so a bad setup fails here, not in the middle of the match.
@@ -171,12 +195,20 @@ class Match:
     def snapshot(self) -> MatchSnapshot:
         current = self.deal.decisions if self.deal is not None else ()
         decisions = (*self._decided, *current)
-        return MatchSnapshot(self.rules, self.seed, self.names, decisions, self._setups)
+        return MatchSnapshot(
+            self.rules, self.seed, self.names, decisions, self._setups, self.seeding
+        )
 
     @classmethod
     def restore(cls, snapshot: MatchSnapshot) -> Match:
         """A match in the state ``snapshot`` was taken in (decisions re-applied and checked)."""
-        match = cls(snapshot.rules, snapshot.seed, snapshot.names, setups=snapshot.setups)
+        match = cls(
+            snapshot.rules,
+            snapshot.seed,
+            snapshot.names,
+            setups=snapshot.setups,
+            seeding=snapshot.seeding,
+        )
         for decision in snapshot.decisions:
             match.apply(decision)
         return match

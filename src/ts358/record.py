@@ -1,5 +1,6 @@
-"""The match record (format ``ts358-match/1``, docs/match-record.md): writing it, reading
-it, and replaying it.
+"""The match record (format ``ts358-match/2``, docs/match-record.md): writing it, reading
+it, and replaying it. Records of format ``ts358-match/1``, whose seed made the deals the
+earlier way (:class:`~ts358.match.Match` ``seeding=1``), are read and written back as such.
 
 Replaying is the only validation: the recorded decisions are fed to a fresh engine and every
 recorded outcome (the cards dealt, automatic returns, trick winners, tricks taken, scores,
@@ -32,7 +33,8 @@ __all__ = [
     "write_record",
 ]
 
-FORMAT = "ts358-match/1"
+FORMAT = "ts358-match/2"
+_FORMATS = {1: "ts358-match/1", 2: FORMAT}  # by the match's seeding
 
 T = TypeVar("T")
 
@@ -76,7 +78,7 @@ def match_record(match: Match) -> dict[str, Any]:
         raise ValueError("only a finished match has a record (use Match.snapshot mid-match)")
     rules = match.rules
     return {
-        "format": FORMAT,
+        "format": _FORMATS[match.seeding],
         "rules": rules.to_json(),
         "seed": match.seed,
         "length": rules.length,
@@ -266,7 +268,8 @@ def replay(record: dict[str, Any]) -> Match:
     if not isinstance(record, dict):
         raise RecordError("record: a record is a JSON object")
     fmt = record.get("format")
-    if fmt != FORMAT:
+    seeding = next((s for s, name in _FORMATS.items() if name == fmt), None)
+    if seeding is None:
         raise RecordError(f"record: key 'format' is {fmt!r}, expected {FORMAT!r}")
     rules = rules_field(record, "record", RecordError)
     if "seed" not in record:
@@ -282,10 +285,10 @@ def replay(record: dict[str, Any]) -> Match:
         raise RecordError(f"record: {len(deals)} deals recorded, the length is {rules.length}")
     try:
         if seed is not None:
-            match = Match(rules, seed, names)
+            match = Match(rules, seed, names, seeding=seeding)
         else:
             setups = [_setup(d, n) for n, d in enumerate(deals, 1)]
-            match = Match(rules, None, names, setups=setups)
+            match = Match(rules, None, names, setups=setups, seeding=seeding)
     except ValueError as exc:
         if isinstance(exc, RecordError):
             raise

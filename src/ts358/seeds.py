@@ -6,6 +6,11 @@ on how the work was split between processes. The key's parts are joined into a s
 hashed (``random.Random`` seeds from a string through SHA-512), which is the same in every
 process, Python version and platform.
 
+A match makes its deals and its players' seeds so too (:mod:`ts358.match`), under different
+labels: a :func:`derived_seed` is one way (SHA-256), so a player's seed tells nothing of the
+deals but by trying keys. A generator's draws are not one way (the Mersenne Twister can be
+predicted from enough of them), so a generator that makes hidden cards stays in the engine.
+
 >>> derived_rng("arena-board", 7, 0).random() == derived_rng("arena-board", 7, 0).random()
 True
 >>> derived_seed("a", 1) == derived_seed("a", 1) != derived_seed("a", 2)

@@ -4,11 +4,15 @@ A view is built from the engine's state for one seat only, so it never holds ano
 hidden cards: the hand is the seat's own (the chooser's first six before the choice), the
 talon appears once shown, exchanged cards only for the two seats involved (the third learns
 the count), discards only for the chooser.
+
+A view shares nothing changeable with the engine: its card sets and rules are new objects
+each time (``object.__setattr__`` can change even a frozen object), everything else is a
+tuple, a number, a card or an enum member. The engine checks every answer against its own
+state, never against a view.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from typing import NamedTuple
 
@@ -32,9 +36,11 @@ class DecisionKind(enum.Enum):
         return self.value
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: seats are match seats, cards in play order from the leader."""
+class Trick(NamedTuple):
+    """A finished trick: seats are match seats, cards in play order from the leader.
+
+    A NamedTuple, which nothing can change in place: the engine's own tricks go into every
+    view, not copies of them."""
 
     leader: int
     cards: tuple[Card, ...]

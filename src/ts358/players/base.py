@@ -16,7 +16,19 @@ __all__ = ["Player"]
 
 class Player:
     """Base class of computer (and later interactive) players; subclasses override the five
-    decision methods. ``view.options`` always holds the cards allowed for the decision."""
+    decision methods. ``view.options`` always holds the cards allowed for the decision.
+
+    What the engine promises: an honest player sees only what its seat may know, and no
+    player can change what it should not. A view shares nothing changeable with the engine
+    (changing its objects, even with ``object.__setattr__``, changes only the player's own
+    copy), every answer is checked against the engine's own state (which keeps its own copy
+    of a card set answered), and a player's seed is derived from the match seed apart from
+    the deals (:func:`ts358.match.player_seed`). But a player runs in the engine's process,
+    so Python's introspection (:mod:`gc`, stack frames) still reaches the engine, and
+    rewriting the library (its modules, the one object of each card or enum member) changes
+    every match in the process: no check in the engine can stop that. A player to be kept
+    from it must run in another process and see only its views.
+    """
 
     name: str = "player"
 

@@ -33,7 +33,7 @@ from ts358.analysis.review import review_deal
 from ts358.analysis.solve import default_threads
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
-from ts358.match import Match
+from ts358.match import Match, player_seed
 from ts358.players import PlayEstimate, SamplingPlayer, make_player
 from ts358.record import write_record
 from ts358.session.history import entry_from_match, record_match
@@ -117,20 +117,21 @@ class _StopSignals:
 
 
 class ComputerSeat:
-    """A computer player whose random choices depend only on the match seed, its seat and
-    how many decisions the match has seen: a resumed match goes on exactly as the
-    uninterrupted one would have. A hard player thinks on every usable core (its decisions
-    depend on their number too)."""
+    """A computer player whose random choices depend only on its seed (the match seed's and
+    its seat's, :func:`~ts358.match.player_seed`) and how many decisions the match has seen:
+    a resumed match goes on exactly as the uninterrupted one would have. Its generator is
+    reseeded from its own seed, never the match's, which the generator's state would give
+    away. A hard player thinks on every usable core (its decisions depend on their number
+    too)."""
 
     def __init__(self, level: str, seed: int, seat: int) -> None:
-        self.player = make_player(level, seed * 3 + seat, threads=default_threads())
-        self.seed = seed
-        self.seat = seat
+        self.seed = player_seed(seed, seat)
+        self.player = make_player(level, self.seed, threads=default_threads())
 
     def decide(self, view: SeatView, step: int) -> Answer:
         rng = getattr(self.player, "rng", None)
         if rng is not None and hasattr(rng, "seed"):
-            rng.seed(f"{self.seed}:{self.seat}:{step}")
+            rng.seed(f"{self.seed}:{step}")
         return self.player.decide(view)
 
 
@@ -471,7 +472,8 @@ def play_auto(match: Match, level: str, symbols: bool, echo: Callable[[str], Non
     """Play ``match`` to the end with three computer players of ``level``, passing each
     printed line to ``echo``; returns the finished match."""
     threads = default_threads()
-    players = [make_player(level, (match.seed or 0) * 3 + s, threads=threads) for s in range(3)]
+    seed = match.seed or 0
+    players = [make_player(level, player_seed(seed, s), threads=threads) for s in range(3)]
     printer = _Printer(match.names, symbols)
     done = 0
     while not match.done:

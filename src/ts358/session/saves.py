@@ -1,5 +1,7 @@
-"""Saved matches (format ``ts358-save/1``): a match in progress, written as it is played
-and resumed exactly where it stopped (mid-deal too).
+"""Saved matches (format ``ts358-save/2``): a match in progress, written as it is played
+and resumed exactly where it stopped (mid-deal too). A ``ts358-save/1`` file is the same but
+for its seed, which made the deals the earlier way (:class:`~ts358.match.Match`
+``seeding=1``); it is resumed, and saved again, as ``/1``.
 
 A match is a pure function of its rules, seed and the decisions applied
 (:meth:`ts358.match.Match.snapshot`), so a save holds just those plus the settings of the
@@ -28,7 +30,7 @@ files.
 
 Example file::
 
-    {"format": "ts358-save/1", "id": "20260101-120000-42", "saved": "2026-01-01T12:03:00+00:00",
+    {"format": "ts358-save/2", "id": "20260101-120000-42", "saved": "2026-01-01T12:03:00+00:00",
      "rules": {"void": "house", "exchange": true, "exchange_trumps": true}, "length": 6,
      "seed": 42, "players": ["You", "Left", "Right"], "human": 0, "level": "medium",
      "deals_finished": 1, "totals": [2, -1, -1], "finished": false,
@@ -66,7 +68,8 @@ __all__ = [
     "write_save",
 ]
 
-FORMAT = "ts358-save/1"
+FORMAT = "ts358-save/2"
+_FORMATS = {1: "ts358-save/1", 2: FORMAT}  # by the match's seeding
 
 T = TypeVar("T")
 
@@ -110,7 +113,7 @@ def to_json(saved: SavedMatch) -> dict[str, Any]:
     snap = match.snapshot()
     rules = match.rules
     return {
-        "format": FORMAT,
+        "format": _FORMATS[match.seeding],
         "id": saved.id,
         "saved": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "rules": rules.to_json(),
@@ -135,7 +138,8 @@ def from_json(data: Any) -> SavedMatch:
     if not isinstance(data, dict):
         raise SaveError("not a ts358 save (expected a JSON object)")
     fmt = data.get("format")
-    if fmt != FORMAT:
+    seeding = next((s for s, name in _FORMATS.items() if name == fmt), None)
+    if seeding is None:
         if isinstance(fmt, str) and fmt.startswith("ts358-match/"):
             raise SaveError(f"this is a match record ({fmt}), not a saved match")
         raise SaveError(f"not a ts358 save (format {fmt!r}, expected {FORMAT!r})")
@@ -152,7 +156,7 @@ def from_json(data: Any) -> SavedMatch:
     level = _need(data, "level", str)
     match_id = _need(data, "id", str)
     decisions = _need(data, "decisions", list)
-    match = Match(rules, seed, names)
+    match = Match(rules, seed, names, seeding=seeding)
     for index, decision in enumerate(decisions, 1):
         if not isinstance(decision, str):
             raise SaveError(f"decision {index}: not text ({decision!r})")

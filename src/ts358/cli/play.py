@@ -108,7 +108,9 @@ def play_command(
         with contextlib.suppress(AttributeError, ValueError):
             sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     match_rules = Rules.named((rules or VoidRule.HOUSE).label, deals or DEFAULT_DEALS)
-    match_seed = seed if seed is not None else secrets.randbelow(2**32)
+    # 63 bits: a player that knows its own seed (hashed from the match seed) must not be
+    # able to find the match seed, and so the deals, by trying them all.
+    match_seed = seed if seed is not None else secrets.randbelow(2**63)
     try:
         if auto:
             if resume is not None:

@@ -1,17 +1,22 @@
 """Crafted input never crashes ``ts358``: a position, record or save nested thousands deep, with
 a number of thousands of digits, a value of megabytes, a byte-order mark, or ``/dev/zero``
-for a file; usage errors. Every one gives one short line on stderr and exit code 2, never a
-traceback; the fuzz tests mutate real files at random and require the same of whatever comes
-out (or exit 0 when it is still valid).
+for a file; usage errors; Ctrl-C during the imports. Every one gives one short line on stderr
+and exit code 2 (130 for Ctrl-C), never a traceback; the fuzz tests mutate real files at
+random and require the same of whatever comes out (or exit 0 when it is still valid).
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import os
 import random
+import selectors
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -290,6 +295,12 @@ def test_usage_errors_are_one_line(args, part):
     one_short_error_line(run_cli(args), part)
 
 
+def test_no_arguments_show_the_help_and_no_empty_error_line():
+    result = run_cli([])
+    assert result.exit_code == 2 and "Usage" in result.stdout and "solve" in result.stdout
+    assert result.stderr == ""
+
+
 # ---------------------------------------------------------------- real processes
 
 
@@ -297,6 +308,88 @@ def child_env():
     """The environment of a ``python`` child importing the ts358 this test imported."""
     src = str(Path(ts358.__file__).resolve().parent.parent)
     return dict(os.environ, PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+
+
+def sigint_default():
+    # A child of a background job inherits SIGINT ignored, and Python then installs no
+    # handler: give the child the default disposition, as a terminal would.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_the_entry_points_import_nothing_heavy_before_the_handler():
+    # `python -m ts358` imports the package and then runs ts358.__main__; the console
+    # script imports ts358.__main__ and calls its run(). Ctrl-C is handled from there on.
+    code = (
+        "import sys; before = set(sys.modules); import ts358.__main__; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["ts358", "ts358.__main__"]
+    from importlib.metadata import entry_points
+
+    scripts = entry_points(group="console_scripts", name="ts358")
+    assert [s.value for s in scripts] == ["ts358.__main__:run"]
+
+
+def test_the_api_is_imported_on_first_use_as_type_checkers_see_it():
+    tree = ast.parse(Path(ts358.__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and n.test.id == "TYPE_CHECKING")
+    seen = {alias.name: node.module for node in block.body for alias in node.names}
+    lazy = {name: module for module, names in ts358._MODULES.items() for name in names}
+    assert seen == lazy and sorted(lazy) == sorted(ts358.__all__)
+    for name, module in lazy.items():
+        assert getattr(ts358, name) is getattr(importlib.import_module(module), name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        ts358.nothing  # noqa: B018
+
+
+# The console script's own two lines, with a byte on stdout between them: the parent starts
+# its clock once the interpreter has started and found the package (a Ctrl-C before that is
+# the interpreter's to handle, and it prints a traceback of its own start-up).
+STARTER = "import os, ts358.__main__ as entry; os.write(1, b'.'); entry.run()"
+
+
+def interrupt_at(delay, *args):
+    """``ts358 ARGS`` in a child process, sent SIGINT ``delay`` seconds after STARTER's byte."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", STARTER, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(),
+        preexec_fn=sigint_default,
+    )
+    try:
+        with selectors.DefaultSelector() as ready:
+            ready.register(child.stdout, selectors.EVENT_READ)
+            assert ready.select(timeout=30), "the child never started"
+        assert child.stdout.read(1) == b"."
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    return child.returncode, err.decode("utf-8", "replace")
+
+
+# Imports take a few hundred milliseconds; the long solve after them is stopped too.
+DELAYS = [0, 0.03, 0.1, 0.3]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+@pytest.mark.parametrize(
+    "delay",
+    [*DELAYS, *(pytest.param(ms / 1000, marks=pytest.mark.slow) for ms in range(5, 400, 15))],
+)
+def test_ctrl_c_during_the_imports_exits_130_without_a_traceback(delay):
+    # A full no-tricks deal on one thread: seconds of search if the signal came late.
+    Path("long.toml").write_text(Position.random(0, Contract.NO_TRICKS).to_toml())
+    code, err = interrupt_at(delay, "solve", "--threads", "1", "long.toml")
+    assert code == 130, err
+    assert err.strip().splitlines() == ["ts358: interrupted"], err
 
 
 def run_limited(*args):

@@ -15,24 +15,53 @@ and the errors each of them raises. docs/architecture.md shows how the package i
 (3, 0)
 """
 
-from ts358.analysis.solve import MoveValue, PlayerValue, SolveResult, solve
-from ts358.cards import Card, CardSet, NotationError, Rank, Suit
-from ts358.deal import (
-    Answer,
-    Applied,
-    Deal,
-    DealResult,
-    DealSetup,
-    IllegalDecision,
-    Pending,
-)
-from ts358.match import Match, MatchSnapshot
-from ts358.players import LEVELS, Player, make_player
-from ts358.position import IllegalPlay, Position, PositionError
-from ts358.record import RecordError, match_record, replay
-from ts358.rules import Contract, Role, Rules, VoidRule
-from ts358.tricks import legal_cards, trick_winner
-from ts358.view import DecisionKind, SeatView, Trick
+# typing.TYPE_CHECKING without importing typing, which takes longer than the rest of this file
+# (type checkers know the name).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ts358.analysis.solve import MoveValue, PlayerValue, SolveResult, solve
+    from ts358.cards import Card, CardSet, NotationError, Rank, Suit
+    from ts358.deal import (
+        Answer,
+        Applied,
+        Deal,
+        DealResult,
+        DealSetup,
+        IllegalDecision,
+        Pending,
+    )
+    from ts358.match import Match, MatchSnapshot
+    from ts358.players import LEVELS, Player, make_player
+    from ts358.position import IllegalPlay, Position, PositionError
+    from ts358.record import RecordError, match_record, replay
+    from ts358.rules import Contract, Role, Rules, VoidRule
+    from ts358.tricks import legal_cards, trick_winner
+    from ts358.view import DecisionKind, SeatView, Trick
+
+# ``import ts358`` imports none of the API: each name is imported from its module on first use
+# (__getattr__). So the ``ts358`` command starts light and has its Ctrl-C handler in place
+# before the heavy imports (ts358.__main__). The modules of the API's names, as imported above
+# for type checkers:
+_MODULES = {
+    "ts358.analysis.solve": ("MoveValue", "PlayerValue", "SolveResult", "solve"),
+    "ts358.cards": ("Card", "CardSet", "NotationError", "Rank", "Suit"),
+    "ts358.deal": (
+        "Answer",
+        "Applied",
+        "Deal",
+        "DealResult",
+        "DealSetup",
+        "IllegalDecision",
+        "Pending",
+    ),
+    "ts358.match": ("Match", "MatchSnapshot"),
+    "ts358.players": ("LEVELS", "Player", "make_player"),
+    "ts358.position": ("IllegalPlay", "Position", "PositionError"),
+    "ts358.record": ("RecordError", "match_record", "replay"),
+    "ts358.rules": ("Contract", "Role", "Rules", "VoidRule"),
+    "ts358.tricks": ("legal_cards", "trick_winner"),
+    "ts358.view": ("DecisionKind", "SeatView", "Trick"),
+}
 
 __version__ = "0.1.0"
 
@@ -74,3 +103,14 @@ __all__ = [
     "solve",
     "trick_winner",
 ]
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    for module, names in _MODULES.items():
+        if name in names:
+            value = getattr(importlib.import_module(module), name)
+            globals()[name] = value  # found at once the next time
+            return value
+    raise AttributeError(f"module 'ts358' has no attribute {name!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from ts358._input import quote
 from ts358.cards import NotationError
 from ts358.rules import Rules, VoidRule, check_match_length
 
@@ -29,7 +30,7 @@ def field(obj: Any, key: str, kind: type[T], where: str, error: type[ValueError]
         raise error(f"{_at(where)}key {key!r} is missing")
     value = obj[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise error(f"{_at(where)}key {key!r} has the wrong type ({value!r})")
+        raise error(f"{_at(where)}key {key!r} has the wrong type ({quote(value)})")
     return value
 
 

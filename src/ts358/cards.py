@@ -25,6 +25,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator
 
+from ts358._input import quote
+
 __all__ = ["DECK", "Card", "CardSet", "NotationError", "Rank", "Suit"]
 
 
@@ -54,7 +56,7 @@ class Suit(enum.IntEnum):
         key = text.strip().upper()
         if key in _SUIT_BY_TEXT:
             return _SUIT_BY_TEXT[key]
-        raise NotationError(f"not a suit: {text!r}")
+        raise NotationError(f"not a suit: {quote(text)}")
 
     def __str__(self) -> str:
         return self.letter
@@ -97,7 +99,7 @@ class Rank(enum.IntEnum):
             key = "T"
         if len(key) == 1 and key in "23456789TJQKA":
             return cls("23456789TJQKA".index(key))
-        raise NotationError(f"not a rank: {text!r}")
+        raise NotationError(f"not a rank: {quote(text)}")
 
     def __str__(self) -> str:
         return self.letter
@@ -123,7 +125,7 @@ class Card:
         except (KeyError, TypeError):
             card = None
         if card is None:
-            raise ValueError(f"not a card id: {card_id!r}")
+            raise ValueError(f"not a card id: {quote(card_id)}")
         return card
 
     @classmethod
@@ -136,7 +138,7 @@ class Card:
                     return cls(Suit.parse(suit_text), Rank.parse(rank_text))
                 except NotationError:
                     continue
-        raise NotationError(f"not a card: {text!r} (write e.g. AS, 10H, TH or Q♥)")
+        raise NotationError(f"not a card: {quote(text)} (write e.g. AS, 10H, TH or Q♥)")
 
     @property
     def id(self) -> int:
@@ -238,12 +240,12 @@ class CardSet:
                 return cls(Card.parse(t) for t in stripped.replace(",", " ").split())
             except NotationError:
                 raise NotationError(
-                    f"not a hand: {text!r} (write e.g. AKQ2.T98.-.J76543, suits S.H.D.C)"
+                    f"not a hand: {quote(text)} (write e.g. AKQ2.T98.-.J76543, suits S.H.D.C)"
                 ) from None
         parts = stripped.split(".")
         if len(parts) != 4:
             raise NotationError(
-                f"not a hand: {text!r} (needs four suits S.H.D.C separated by dots, "
+                f"not a hand: {quote(text)} (needs four suits S.H.D.C separated by dots, "
                 f"found {len(parts)})"
             )
         mask = 0
@@ -256,10 +258,10 @@ class CardSet:
                     bit = Card(suit, Rank.parse(ch)).mask
                 except NotationError:
                     raise NotationError(
-                        f"not a hand: {text!r} ({ch!r} is not a rank, in {suit.name.lower()})"
+                        f"not a hand: {quote(text)} ({ch!r} is not a rank, in {suit.name.lower()})"
                     ) from None
                 if mask & bit:
-                    raise NotationError(f"not a hand: {text!r} ({ch}{suit.letter} twice)")
+                    raise NotationError(f"not a hand: {quote(text)} ({ch}{suit.letter} twice)")
                 mask |= bit
         return cls(mask)
 

@@ -48,19 +48,21 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import Any
+from os import PathLike
+from typing import Any, BinaryIO
 
+from ts358._input import (
+    QUOTE_CHARS,
+    InputError,
+    TOMLDecodeError,
+    parse_toml,
+    quote,
+    read_input,
+)
 from ts358.cards import DECK, Card, CardSet, NotationError
 from ts358.rules import HAND_SIZE, TRICKS_PER_DEAL, Contract, Role, VoidRule, triple
 from ts358.tricks import legal_cards, trick_winner
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 __all__ = ["IllegalPlay", "Position", "PositionError"]
 
@@ -318,27 +320,34 @@ class Position:
         """
         try:
             try:
-                data = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
+                data = parse_toml(text)
+            except TOMLDecodeError as exc:
                 raise PositionError(None, f"not TOML: {exc}") from None
+            except InputError as exc:
+                raise PositionError(None, str(exc)) from None
             return cls._from_mapping(data)
         except PositionError as exc:
             raise exc.with_source(source) from None
 
     @classmethod
-    def load(cls, path: str | Path) -> Position:
-        """Read a position file (UTF-8 TOML); errors name the file.
+    def load(cls, file: str | PathLike[str] | BinaryIO, source: str | None = None) -> Position:
+        """Read a position file (UTF-8 TOML, at most :data:`~ts358._input.MAX_INPUT_BYTES`),
+        given by its path or as a binary stream (standard input); errors name ``source``,
+        by default the path.
 
         Raises:
             PositionError: the file is not a valid position.
             OSError: the file can't be read.
         """
-        path = Path(path)
+        if source is None and isinstance(file, (str, PathLike)):
+            source = str(file)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_input(file)
         except UnicodeDecodeError as exc:
-            raise PositionError(None, f"not UTF-8 text ({exc.reason})", str(path)) from None
-        return cls.from_toml(text, source=str(path))
+            raise PositionError(None, f"not UTF-8 text ({exc.reason})", source) from None
+        except InputError as exc:
+            raise PositionError(None, str(exc), source) from None
+        return cls.from_toml(text, source=source)
 
     @classmethod
     def _from_mapping(cls, data: Mapping[str, Any]) -> Position:
@@ -360,7 +369,7 @@ class Position:
                 raise PositionError(key, "missing (write '-.-.-.-' for an empty hand)")
             text = hands_table[role.label]
             if not isinstance(text, str):
-                raise PositionError(key, f"expected a hand string, not {text!r}")
+                raise PositionError(key, f"expected a hand string, not {quote(text)}")
             try:
                 hands.append(CardSet.parse(text))
             except (NotationError, ValueError) as exc:
@@ -385,12 +394,12 @@ class Position:
             cards = trick_table.get("cards", [])
             if not isinstance(cards, list):
                 raise PositionError(
-                    "trick.cards", f'expected a list like ["7H", "8H"], not {cards!r}'
+                    "trick.cards", f'expected a list like ["7H", "8H"], not {quote(cards)}'
                 )
             for i, text in enumerate(cards):
                 if not isinstance(text, str):
                     raise PositionError(
-                        f"trick.cards[{i}]", f"expected a card string, not {text!r}"
+                        f"trick.cards[{i}]", f"expected a card string, not {quote(text)}"
                     )
                 try:
                     trick.append(Card.parse(text))
@@ -445,17 +454,18 @@ class Position:
         """
         fields = text.split()
         if not 3 <= len(fields) <= 6:
-            raise PositionError(None, f"not position notation: {text!r} (write {_NOTATION})")
+            raise PositionError(None, f"not position notation: {quote(text)} (write {_NOTATION})")
         contract, rules, hands = fields[:3]
         leader = fields[3] if len(fields) > 3 else Role.CHOOSER.label
         trick = fields[4] if len(fields) > 4 else "-"
         taken = fields[5] if len(fields) > 5 else "0/0/0"
         parts = hands.split("/")
         if len(parts) != 3:
-            raise PositionError("hands", f"expected three hands joined by '/', not {hands!r}")
+            raise PositionError("hands", f"expected three hands joined by '/', not {quote(hands)}")
         counts = taken.split("/")
-        if len(counts) != 3 or not all(c.isdigit() for c in counts):
-            raise PositionError("taken", f"expected three counts joined by '/', not {taken!r}")
+        # ASCII digits only (int() refuses '²', which isdigit() takes) and few enough for int().
+        if len(counts) != 3 or not all(c.isascii() and c.isdigit() and len(c) < 10 for c in counts):
+            raise PositionError("taken", f"expected three counts joined by '/', not {quote(taken)}")
         data: dict[str, Any] = {
             "contract": contract,
             "rules": rules,
@@ -500,7 +510,7 @@ def _coerce(value: Any, kind: Any, key: str) -> Any:
 
 def _parse_value(value: Any, kind: Any, key: str) -> Any:
     if not isinstance(value, str):
-        raise PositionError(key, f"expected a string, not {value!r}")
+        raise PositionError(key, f"expected a string, not {quote(value)}")
     try:
         return kind.parse(value)
     except NotationError as exc:
@@ -512,7 +522,7 @@ def _items(value: Any, key: str, expected: str) -> tuple[Any, ...]:
     # A string is iterable too, but here it is always a mistake (e.g. one hand given where
     # the three belong), never a list of characters.
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise PositionError(key, f"expected {expected}, not {value!r}")
+        raise PositionError(key, f"expected {expected}, not {quote(value)}")
     return tuple(value)
 
 
@@ -531,7 +541,7 @@ def _coerce_hands(hands: Any) -> tuple[CardSet, CardSet, CardSet]:
             except (NotationError, ValueError) as exc:
                 raise PositionError(key, str(exc)) from None
         elif not isinstance(hand, CardSet):
-            raise PositionError(key, f"expected a CardSet or hand string, not {hand!r}")
+            raise PositionError(key, f"expected a CardSet or hand string, not {quote(hand)}")
         out.append(hand)
     return triple(out)
 
@@ -545,7 +555,7 @@ def _coerce_trick(trick: Any) -> tuple[Card, ...]:
             except NotationError as exc:
                 raise PositionError(f"trick.cards[{i}]", str(exc)) from None
         elif not isinstance(card, Card):
-            raise PositionError(f"trick.cards[{i}]", f"expected a card, not {card!r}")
+            raise PositionError(f"trick.cards[{i}]", f"expected a card, not {quote(card)}")
         out.append(card)
     return tuple(out)
 
@@ -556,17 +566,17 @@ def _coerce_taken(taken: Any) -> tuple[int, int, int]:
         raise PositionError("taken", f"expected three trick counts, got {len(taken)}")
     for role, n in zip(Role, taken):
         if isinstance(n, bool) or not isinstance(n, int):
-            raise PositionError(f"taken.{role.label}", f"expected a whole number, not {n!r}")
+            raise PositionError(f"taken.{role.label}", f"expected a whole number, not {quote(n)}")
         if not 0 <= n <= TRICKS_PER_DEAL:
             raise PositionError(
-                f"taken.{role.label}", f"{n} is out of range (0 to {TRICKS_PER_DEAL})"
+                f"taken.{role.label}", f"{quote(n)} is out of range (0 to {TRICKS_PER_DEAL})"
             )
     return triple(int(n) for n in taken)
 
 
 def _table(value: Any, key: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise PositionError(key, f"expected a table [{key}], not {value!r}")
+        raise PositionError(key, f"expected a table [{key}], not {quote(value)}")
     return value
 
 
@@ -574,5 +584,8 @@ def _no_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], prefix: s
     allowed = list(allowed)
     for key in table:
         if key not in allowed:
+            # A quoted TOML key may be long or hold a line break: named as-is only if neither.
+            if len(key) > QUOTE_CHARS or not key.isprintable():
+                key = quote(key)
             full = f"{prefix}.{key}" if prefix else key
             raise PositionError(full, f"unknown key (expected {', '.join(allowed)})")

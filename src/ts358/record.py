@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ts358._input import InputError, parse_json, quote, read_input
 from ts358._jsonfields import field, rules_field
 from ts358.cards import Card, CardSet
 from ts358.deal import Applied, DealResult, DealSetup, IllegalDecision
@@ -108,13 +109,13 @@ def write_record(path: str | Path, match: Match) -> None:
 def load_record(path: str | Path) -> dict[str, Any]:
     """The JSON of a record file (not yet replayed); RecordError if it can't be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = parse_json(read_input(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: can't read the record: {exc}") from None
-    try:
-        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path}: not JSON: {exc}") from None
+    except InputError as exc:
+        raise RecordError(f"{path}: {exc}") from None
     if not isinstance(data, dict):
         raise RecordError(f"{path}: a record is a JSON object")
     return data
@@ -129,7 +130,7 @@ def _get(obj: Any, key: str, kind: type[T], where: str) -> T:
 
 def _card(text: Any, where: str) -> Card:
     if not isinstance(text, str):
-        raise RecordError(f"{where}: not a card: {text!r}")
+        raise RecordError(f"{where}: not a card: {quote(text)}")
     try:
         return Card.parse(text)
     except ValueError as exc:
@@ -144,32 +145,31 @@ def _card_list(obj: Any, key: str, where: str) -> tuple[Card, ...]:
 def _int_triple(obj: Any, key: str, where: str) -> tuple[int, int, int]:
     values = _get(obj, key, list, where)
     if len(values) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise RecordError(f"{where}: key {key!r} must be three integers, not {values!r}")
+        raise RecordError(f"{where}: key {key!r} must be three integers, not {quote(values)}")
     return (values[0], values[1], values[2])
 
 
 def _setup(deal: Any, number: int) -> DealSetup:
     where = f"deal {number}"
     if _get(deal, "number", int, where) != number:
-        raise RecordError(f"{where}: key 'number' is {deal['number']}, expected {number}")
+        raise RecordError(f"{where}: key 'number' is {quote(deal['number'])}, expected {number}")
     hands = _get(deal, "hands", list, where)
     if len(hands) != 3:
         raise RecordError(f"{where}: key 'hands' must list three hands")
     cards = tuple(_card_list({"hands": h}, "hands", where) for h in hands)
+    dealer = _get(deal, "dealer", int, where)
+    talon = _card_list(deal, "talon", where)
     try:
-        return DealSetup(
-            number,
-            _get(deal, "dealer", int, where),
-            (cards[0], cards[1], cards[2]),
-            _card_list(deal, "talon", where),
-        )
+        return DealSetup(number, dealer, (cards[0], cards[1], cards[2]), talon)
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
 
 
 def _expect(where: str, key: str, recorded: Any, actual: Any) -> None:
     if recorded != actual:
-        raise RecordError(f"{where}: key {key!r} is {recorded!r}, the rules give {actual!r}")
+        raise RecordError(
+            f"{where}: key {key!r} is {quote(recorded)}, the rules give {quote(actual)}"
+        )
 
 
 def _apply(where: str, decide: Callable[[], Applied]) -> Applied:
@@ -200,7 +200,7 @@ def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:
     engine = match.deal
     assert engine is not None
     if setup != engine.setup:
-        source = f"seed {match.seed}" if match.seed is not None else "the deal rotation"
+        source = f"seed {quote(match.seed)}" if match.seed is not None else "the deal rotation"
         raise RecordError(f"{where}: the dealer, hands or talon differ from {source}")
     _expect(where, "chooser", _get(deal, "chooser", int, where), engine.chooser)
     _expect(where, "third", _get(deal, "third", int, where), engine.third)
@@ -270,13 +270,13 @@ def replay(record: dict[str, Any]) -> Match:
     fmt = record.get("format")
     seeding = next((s for s, name in _FORMATS.items() if name == fmt), None)
     if seeding is None:
-        raise RecordError(f"record: key 'format' is {fmt!r}, expected {FORMAT!r}")
+        raise RecordError(f"record: key 'format' is {quote(fmt)}, expected {FORMAT!r}")
     rules = rules_field(record, "record", RecordError)
     if "seed" not in record:
         raise RecordError("record: key 'seed' is missing (null for a hand-made deal)")
     seed = record["seed"]
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"record: key 'seed' must be an integer or null, not {seed!r}")
+        raise RecordError(f"record: key 'seed' must be an integer or null, not {quote(seed)}")
     names = _get(record, "players", list, "record")
     if len(names) != 3 or not all(isinstance(n, str) for n in names):
         raise RecordError("record: key 'players' must list three names")

@@ -18,6 +18,7 @@ import enum
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from ts358._input import quote
 from ts358.cards import NotationError, Suit
 
 __all__ = [
@@ -60,7 +61,7 @@ def check_match_length(length: object) -> int:
     """``length`` if a match may have that many deals; ValueError saying what may."""
     if isinstance(length, bool) or length not in MATCH_LENGTHS:
         allowed = ", ".join(map(str, MATCH_LENGTHS[:-1])) + f" or {MATCH_LENGTHS[-1]}"
-        raise ValueError(f"a match has {allowed} deals, not {length!r}")
+        raise ValueError(f"a match has {allowed} deals, not {quote(length)}")
     return length
 
 
@@ -83,7 +84,7 @@ class _Labelled(enum.IntEnum):
             if member.label == key:
                 return member
         labels = ", ".join(m.label for m in cls)
-        raise NotationError(f"not a {cls._noun()}: {text!r} (one of {labels})")
+        raise NotationError(f"not a {cls._noun()}: {quote(text)} (one of {labels})")
 
     @classmethod
     def _noun(cls) -> str:
@@ -122,7 +123,7 @@ class Contract(_Labelled):
             return cls(Suit.parse(key).value)
         except NotationError:
             labels = ", ".join(c.label for c in cls)
-            raise NotationError(f"not a game: {text!r} (one of {labels})") from None
+            raise NotationError(f"not a game: {quote(text)} (one of {labels})") from None
 
 
 class Role(_Labelled):

@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts358 import _core358
+from ts358._input import InputError, parse_json
 from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
@@ -490,9 +491,11 @@ def read_stats_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = parse_json(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {number} is not JSON: {exc.msg}") from None
+        except InputError as exc:
+            raise ValueError(f"line {number}: {exc}") from None
         if (
             not isinstance(record, dict)
             or "games" not in record

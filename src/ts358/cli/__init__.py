@@ -25,8 +25,10 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=argv, prog_name="ts358", standalone_mode=False)
     except UsageError as exc:
         # A bad option or argument: one line, like every expected error, not Click's usage
-        # block (``--help`` shows the usage).
-        print(f"ts358: error: {exc.format_message()}", file=sys.stderr, flush=True)  # type: ignore[attr-defined]
+        # block (``--help`` shows the usage). No message: the help was shown (no arguments).
+        message = exc.format_message()  # type: ignore[attr-defined]
+        if message:
+            print(f"ts358: error: {message}", file=sys.stderr, flush=True)
         code = CommandError.exit_code
     except ClickException as exc:
         error: Any = exc  # ClickException is typed as Exception (app.py says why)

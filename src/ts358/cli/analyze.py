@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ts358._input import read_lines
 from ts358.analysis.game_stats import (
     DEFAULT_CANDIDATES,
     read_stats_lines,
@@ -131,8 +132,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
 
 def _summary(path: Path, as_json: bool) -> None:
     try:
-        with open(path, encoding="utf-8") as f:
-            records = read_stats_lines(f)
+        with open(path, "rb") as f:
+            records = read_stats_lines(read_lines(f))
     except OSError as exc:
         raise CommandError(f"can't read {path}: {exc.strerror or exc}") from None
     except ValueError as exc:

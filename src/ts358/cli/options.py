@@ -22,6 +22,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ts358._input import quote
 from ts358.cards import NotationError
 from ts358.cli.app import CommandError
 from ts358.players import LEVELS
@@ -83,11 +84,11 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
         try:
             value = int(str(text).strip())
         except ValueError:
-            raise typer.BadParameter(f"not a whole number: {text!r}") from None
+            raise typer.BadParameter(f"not a whole number: {quote(text)}") from None
         if value < minimum:
-            raise typer.BadParameter(f"must be at least {minimum}, not {value}")
+            raise typer.BadParameter(f"must be at least {minimum}, not {quote(value)}")
         if maximum is not None and value > maximum:
-            raise typer.BadParameter(f"must be at most {maximum}, not {value}")
+            raise typer.BadParameter(f"must be at most {maximum}, not {quote(value)}")
         return value
 
     return parse
@@ -98,11 +99,11 @@ def seconds(text: str | float) -> float:
     try:
         value = float(str(text).strip())
     except ValueError:
-        raise typer.BadParameter(f"not a number: {text!r}") from None
+        raise typer.BadParameter(f"not a number: {quote(text)}") from None
     if not math.isfinite(value):
-        raise typer.BadParameter(f"not a finite number: {text!r}")
+        raise typer.BadParameter(f"not a finite number: {quote(text)}")
     if value < 0:
-        raise typer.BadParameter(f"must be at least 0, not {text}")
+        raise typer.BadParameter(f"must be at least 0, not {value:g}")
     return value
 
 
@@ -119,9 +120,9 @@ def time_limit(text: str | float) -> float:
             raise typer.BadParameter(f"must be more than 0 seconds, not {text}") from None
         raise
     if value <= 0:
-        raise typer.BadParameter(f"must be more than 0 seconds, not {text}")
+        raise typer.BadParameter(f"must be more than 0 seconds, not {value:g}")
     if value > MAX_SECONDS:
-        raise typer.BadParameter(f"must be at most {MAX_SECONDS:g} seconds, not {text}")
+        raise typer.BadParameter(f"must be at most {MAX_SECONDS:g} seconds, not {value:g}")
     return value
 
 
@@ -148,7 +149,7 @@ def level(text: str) -> str:
     """A computer player's level: easy, medium or hard."""
     key = text.strip().lower()
     if key not in LEVELS:
-        raise typer.BadParameter(f"not a level: {text!r} (one of {', '.join(LEVELS)})")
+        raise typer.BadParameter(f"not a level: {quote(text)} (one of {', '.join(LEVELS)})")
     return key
 
 
@@ -156,7 +157,7 @@ def player_levels(text: str) -> PlayerLevels:
     """Three levels separated by commas, e.g. ``hard,medium,medium``."""
     parts = text.split(",")
     if len(parts) != 3 or not all(p.strip() for p in parts):
-        raise typer.BadParameter(f"three levels separated by commas, not {text!r}")
+        raise typer.BadParameter(f"three levels separated by commas, not {quote(text)}")
     return PlayerLevels(level(p) for p in parts)
 
 
@@ -164,7 +165,7 @@ def language(text: str) -> str:
     """A language of the texts: pl, cs or en."""
     key = text.strip().lower()
     if key not in LANGUAGES:
-        raise typer.BadParameter(f"not a language: {text!r} (one of {', '.join(LANGUAGES)})")
+        raise typer.BadParameter(f"not a language: {quote(text)} (one of {', '.join(LANGUAGES)})")
     return key
 
 

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ts358._input import quote
 from ts358.cli.app import CommandError, app
 from ts358.cli.options import Deals, Language, Level, RuleSet, Seed, seconds
 from ts358.match import Match
@@ -190,7 +191,7 @@ def _resume(
     if level is not None:
         saved.level = level
     elif saved.level not in LEVELS:
-        raise CommandError(f"{save_path}: level {saved.level!r} is not available here")
+        raise CommandError(f"{save_path}: level {quote(saved.level)} is not available here")
     match = saved.match
     if match.done:
         console.print(Text(i18n.t("match.finished_already")))

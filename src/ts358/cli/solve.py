@@ -11,7 +11,6 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -97,22 +96,14 @@ class _Style:
 
 def _read_position(name: str) -> Position:
     """Load one position file ('-' = stdin); every failure becomes a one-line CommandError."""
-    if name == "-":
-        source = "<stdin>"
-        text = sys.stdin.read()
-    else:
-        source = name
-        path = Path(name)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise CommandError(f"{source}: not UTF-8 text ({exc.reason})") from None
-        except OSError as exc:
-            raise CommandError(f"{source}: cannot read: {exc.strerror or exc}") from None
     try:
-        return Position.from_toml(text, source=source)
+        if name == "-":
+            return Position.load(sys.stdin.buffer, source="<stdin>")
+        return Position.load(name)
     except PositionError as exc:
         raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 def _render(console: Console, name: str, result: SolveResult, style: _Style) -> None:

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ts358._input import parse_json
+
 __all__ = [
     "HOME_ENV",
     "HistorySummary",
@@ -166,8 +168,8 @@ def load_entries(path: Path | None = None) -> tuple[list[MatchEntry], int]:
         if not line.strip():
             continue
         try:
-            entry = MatchEntry.from_json(json.loads(line))
-        except ValueError:  # json.JSONDecodeError is a ValueError
+            entry = MatchEntry.from_json(parse_json(line))
+        except ValueError:  # json.JSONDecodeError and InputError are ValueErrors
             bad += 1
             continue
         if entry.id not in seen:

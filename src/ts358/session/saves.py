@@ -49,6 +49,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ts358._input import InputError, parse_json, quote, read_input
 from ts358._jsonfields import field, rules_field
 from ts358.deal import IllegalDecision
 from ts358.match import Match
@@ -142,7 +143,7 @@ def from_json(data: Any) -> SavedMatch:
     if seeding is None:
         if isinstance(fmt, str) and fmt.startswith("ts358-match/"):
             raise SaveError(f"this is a match record ({fmt}), not a saved match")
-        raise SaveError(f"not a ts358 save (format {fmt!r}, expected {FORMAT!r})")
+        raise SaveError(f"not a ts358 save (format {quote(fmt)}, expected {FORMAT!r})")
     rules = rules_field(data, "", SaveError)
     seed = _need(data, "seed", int)
     names = _need(data, "players", list)
@@ -152,14 +153,14 @@ def from_json(data: Any) -> SavedMatch:
     if human is not None and (
         not isinstance(human, int) or isinstance(human, bool) or human not in (0, 1, 2)
     ):
-        raise SaveError(f"key 'human' must be a seat 0-2 or null, not {human!r}")
+        raise SaveError(f"key 'human' must be a seat 0-2 or null, not {quote(human)}")
     level = _need(data, "level", str)
     match_id = _need(data, "id", str)
     decisions = _need(data, "decisions", list)
     match = Match(rules, seed, names, seeding=seeding)
     for index, decision in enumerate(decisions, 1):
         if not isinstance(decision, str):
-            raise SaveError(f"decision {index}: not text ({decision!r})")
+            raise SaveError(f"decision {index}: not text ({quote(decision)})")
         try:
             match.apply(decision)
         except IllegalDecision as exc:
@@ -167,11 +168,14 @@ def from_json(data: Any) -> SavedMatch:
     finished = _need(data, "deals_finished", int)
     if finished != len(match.results):
         raise SaveError(
-            f"key 'deals_finished' is {finished}, the decisions finish {len(match.results)} deals"
+            f"key 'deals_finished' is {quote(finished)}, the decisions finish "
+            f"{len(match.results)} deals"
         )
     totals = _need(data, "totals", list)
     if totals != list(match.totals):
-        raise SaveError(f"key 'totals' is {totals!r}, the decisions give {list(match.totals)!r}")
+        raise SaveError(
+            f"key 'totals' is {quote(totals)}, the decisions give {quote(list(match.totals))}"
+        )
     return SavedMatch(match, match_id, human, level)
 
 
@@ -214,21 +218,20 @@ def read_save(path: str | Path) -> SavedMatch:
     """Load and check a save file; SaveError (message starting with the path) otherwise."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        text = read_input(path)
+        if not text.strip():
+            raise SaveError(f"{path}: the save file is empty")
+        data = parse_json(text)
     except OSError as exc:
         raise SaveError(f"{path}: can't read the save: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveError(f"{path}: not a ts358 save (not UTF-8 text)") from None
-    if not text.strip():
-        raise SaveError(f"{path}: the save file is empty")
-    try:
-        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SaveError(
             f"{path}: the save file is truncated or corrupt ({exc.msg} at line {exc.lineno})"
         ) from None
+    except InputError as exc:
+        raise SaveError(f"{path}: not a ts358 save ({exc})") from None
     try:
         return from_json(data)
     except SaveError as exc:

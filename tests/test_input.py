@@ -257,6 +257,94 @@ def test_a_line_of_analyze_output_nested_deeply_is_one_line():
     one_short_error_line(result, "deep.jsonl: line 2: nested too deeply")
 
 
+ANALYSIS_LINE = None  # a real line of `ts358 analyze` output, made once by analysis_line()
+
+
+def analysis_line():
+    global ANALYSIS_LINE
+    if ANALYSIS_LINE is None:
+        result = run_cli(
+            [
+                "analyze",
+                "--deals",
+                "1",
+                "--seed",
+                "3",
+                "--games",
+                "hearts,no-trump",
+                "--candidates",
+                "1",
+                "--max-nodes",
+                "20000",
+                "--workers",
+                "1",
+            ]
+        )
+        assert result.exit_code == 0, result.stderr
+        ANALYSIS_LINE = json.loads(result.stdout.splitlines()[0])
+    return ANALYSIS_LINE
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"games": 5, "longest_first_six": 1},
+        {"games": {"hearts": 5}, "longest_first_six": 1},
+        {"games": {"hearts": {"chooser": "x"}}, "longest_first_six": 1},
+        {"games": {}, "longest_first_six": [1]},
+    ],
+)
+def test_an_analysis_line_of_the_wrong_shape_is_one_line(line):
+    Path("bad.jsonl").write_text(json.dumps(analysis_line()) + "\n" + json.dumps(line) + "\n")
+    result = run_cli(["analyze", "--summary", "bad.jsonl"])
+    one_short_error_line(result, "bad.jsonl: line 2 is not an analysis record")
+
+
+def _mutations(value):
+    """A JSON value with one of its parts replaced (Hypothesis draws which and by what)."""
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 20),
+        st.text(max_size=5),
+        st.lists(st.integers(0, 3), max_size=2),
+        st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    )
+
+    def paths(v, prefix=()):
+        yield prefix
+        if isinstance(v, dict):
+            for k, x in v.items():
+                yield from paths(x, (*prefix, k))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                yield from paths(x, (*prefix, i))
+
+    every = list(paths(value))
+
+    def replace(path, new):
+        out = json.loads(json.dumps(value))
+        if not path:
+            return new
+        node = out
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = new
+        return out
+
+    return st.builds(replace, st.sampled_from(every), leaves)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fuzz_analysis_lines(data):
+    line = data.draw(_mutations(analysis_line()))
+    Path("fuzz.jsonl").write_text(json.dumps(line) + "\n")
+    result = run_cli(["analyze", "--summary", "fuzz.jsonl", "--json"])
+    if result.exit_code != 0:
+        one_short_error_line(result, "fuzz.jsonl: ")
+
+
 def test_a_save_with_a_string_that_is_not_text_is_one_line():
     # JSON can escape half a UTF-16 pair; such a name can't be printed or saved again.
     save = json.loads(SAVES[1])

@@ -502,5 +502,14 @@ def read_stats_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
             or "longest_first_six" not in record
         ):
             raise ValueError(f"line {number} is not an analysis record (no games)")
+        # The record is checked by use, as a replay checks a match record: the summary reads
+        # every field it needs, and a field of the wrong shape fails here with the line's
+        # number rather than later in the summary of all lines.
+        try:
+            summarize_game_stats([record])
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError):
+            raise ValueError(
+                f"line {number} is not an analysis record (a field of the wrong kind)"
+            ) from None
         records.append(record)
     return records

@@ -175,6 +175,27 @@ def test_a_record_error_names_its_deal_once():  # found by test_fuzz_records
         replay(record)
 
 
+@pytest.mark.parametrize(
+    "name", ["\x1b[2J\x1b[31mYou", "a\nb", "\u202eevil", "", "x" * 41, "\u2028"]
+)
+def test_a_player_name_that_would_reach_the_terminal_raw_is_refused(name):
+    save = json.loads(SAVES[1])
+    save["players"][1] = name
+    Path("name.json").write_text(json.dumps(save))
+    result = run_cli(["play", "--resume", "name.json", "--no-analysis"], input="quit\n")
+    one_short_error_line(result, "name.json: ", "key 'players': a player's name")
+    record = json.loads(RECORDS[0])
+    record["players"][2] = name
+    with pytest.raises(RecordError, match=r"^record: a player's name"):
+        replay(record)
+    with pytest.raises(ValueError, match="a player's name"):
+        Match(Rules(length=3), 1, ["You", name, "Right"])
+
+
+def test_names_with_spaces_and_letters_of_any_script_are_taken():
+    assert Match(Rules(length=3), 1, ["Zażółć gęślą", "Příliš žluťoučký", "x" * 40]).names[0]
+
+
 def with_seed(text, digits):
     data = json.loads(text)
     data["seed"] = 0

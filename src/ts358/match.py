@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import unicodedata
 from collections.abc import Sequence
 
+from ts358._input import quote
 from ts358.cards import Card, CardSet
 from ts358.deal import (
     ALL_GAMES,
@@ -39,6 +41,20 @@ DEFAULT_NAMES = ("North", "East", "West")
 
 SEEDING = 2
 """How a new match makes its deals from its seed (:class:`Match`); 1 is the earlier way."""
+
+
+MAX_NAME = 40
+"""The longest player name a match takes."""
+
+
+def _check_name(name: object) -> None:
+    # Names are printed at the table: a control or format character (an escape sequence, a
+    # newline, a bidirectional override) from a crafted save or record would reach the
+    # terminal.
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+        raise ValueError(f"a player's name is 1-{MAX_NAME} characters, not {quote(name)}")
+    if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name):
+        raise ValueError(f"a player's name has a character that can't be printed: {quote(name)}")
 
 
 def player_seed(match_seed: int, seat: int) -> int:
@@ -89,6 +105,8 @@ class Match:
             raise ValueError(f"seeding must be 1 or 2, not {seeding!r}")
         if len(names) != 3:
             raise ValueError("a match has three players")
+        for name in names:
+            _check_name(name)
         if setups is None and seed is None:
             raise ValueError("a match needs a seed or the deals' setups")
         if setups is not None and len(setups) != rules.length:

@@ -157,7 +157,10 @@ def from_json(data: Any) -> SavedMatch:
     level = _need(data, "level", str)
     match_id = _need(data, "id", str)
     decisions = _need(data, "decisions", list)
-    match = Match(rules, seed, names, seeding=seeding)
+    try:
+        match = Match(rules, seed, names, seeding=seeding)
+    except ValueError as exc:
+        raise SaveError(f"key 'players': {exc}") from None
     for index, decision in enumerate(decisions, 1):
         if not isinstance(decision, str):
             raise SaveError(f"decision {index}: not text ({quote(decision)})")

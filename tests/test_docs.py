@@ -1,8 +1,14 @@
-"""The project cites its own rules document, docs/rules.md, and only by sections that exist.
+"""The project cites its own rules document, docs/rules.md, and only by sections that exist;
+its Markdown links and the repository files its documents name lead somewhere inside it.
 
 The rule texts ts358 was written from are not part of the project, so no file may name them
 (RULES.md, the source files ``000_<hex>.txt`` ...); every ``docs/rules.md#anchor`` (in docs/,
-also ``rules.md#anchor`` and ``#anchor`` links) must be a heading of docs/rules.md.
+also ``rules.md#anchor`` and ``#anchor`` links) must be a heading of docs/rules.md. A link of
+a Markdown file is a web address (http, https) or a file of the repository that exists, and
+its ``#anchor`` a heading of that file; a path in backquotes (```docs/play.md```,
+```bench/results/...```) names a file that exists. The documents for users cite no issue or
+session of the project's development, which a reader can't look up (docs/solver.md, the
+solver's log for those who change it, does).
 """
 
 import re
@@ -85,6 +91,85 @@ def broken_citations(text: str, path: Path, known: set[str]) -> list[str]:
     return [f"docs/rules.md#{a}" for a in cited_anchors(text, path) if a not in known]
 
 
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+REPO_PATH = re.compile(r"`((?:docs|bench|src|tests|tools|\.ci|\.github)/[^`\s]*)`")
+WEB = re.compile(r"https?://", re.I)
+DEVELOPMENT = re.compile(r"\b(?:issues?|sessions?) \d+\b", re.I)
+USER_DOCS = ("README.md", "docs/play.md", "docs/rules.md", "docs/match-record.md", "docs/arena.md")
+
+
+def prose(markdown: str) -> str:
+    """``markdown`` without its fenced code blocks (a link there is an example)."""
+    kept, fenced = [], False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def bad_links(text: str, path: Path) -> list[str]:
+    """The links of the Markdown ``text`` (the contents of ``path``) that leave the
+    repository, lead nowhere or name a section their file doesn't have; and the repository
+    paths it names in backquotes that don't exist."""
+    problems = []
+    body = prose(text)
+    for target in LINK.findall(body):
+        if WEB.match(target):
+            continue
+        file_part, _, anchor = target.partition("#")
+        if re.match(r"[a-z][a-z0-9+.-]*:", file_part, re.I) or file_part.startswith(("/", "~")):
+            problems.append(f"{target}: not a file of the repository")
+            continue
+        dest = (path.parent / file_part).resolve() if file_part else path
+        if not dest.is_relative_to(ROOT):
+            problems.append(f"{target}: outside the repository")
+        elif not dest.exists():
+            problems.append(f"{target}: no such file")
+        elif (
+            anchor
+            and dest.suffix == ".md"
+            and anchor not in anchors(dest.read_text(encoding="utf-8"))
+        ):
+            problems.append(f"{target}: no such section")
+    for named in REPO_PATH.findall(body):
+        name = named.split("::")[0].rstrip(".,;:")
+        if "<" in name:  # a pattern: bench/results/<name>-<date>.json
+            continue
+        if not (any(ROOT.glob(name)) if "*" in name else (ROOT / name).exists()):
+            problems.append(f"`{named}`: no such file")
+    return problems
+
+
+def markdown_files() -> list[Path]:
+    return [
+        f
+        for f in project_files("README.md", "docs", "bench", "tests", "tools")
+        if f.suffix == ".md"
+    ]
+
+
+def test_every_link_stays_in_the_repository_and_leads_somewhere():
+    files = markdown_files()
+    assert ROOT / "README.md" in files and ROOT / "docs" / "play.md" in files
+    problems, count = [], 0
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        count += len(LINK.findall(prose(text)))
+        problems += [f"{file.relative_to(ROOT)}: {p}" for p in bad_links(text, file)]
+    assert count > 20
+    assert not problems, "\n".join(problems)
+
+
+def test_the_user_documents_cite_no_development_history():
+    problems = []
+    for name in USER_DOCS:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        problems += [f"{name}: {m.group(0)!r}" for m in DEVELOPMENT.finditer(text)]
+    assert not problems, "write for users, who can't look these up:\n" + "\n".join(problems)
+
+
 def test_the_rules_document_exists_with_sections():
     known = anchors(RULES.read_text(encoding="utf-8"))
     for section in ("one-deal", "the-exchange", "playing-the-tricks", "the-match", "glossary"):
@@ -122,3 +207,21 @@ def test_the_checks_can_fail():
     assert forbidden_mentions("see RULES.md, One deal") and forbidden_mentions("seed 004's tips")
     assert forbidden_mentions("from `000_*`") and forbidden_mentions("004_7c72c8c3359b7f60.txt")
     assert not forbidden_mentions("Rules(length=3), 3_000_000 nodes, random seed 4, RULESETS")
+    readme = ROOT / "README.md"
+    assert bad_links("[rules](../shared/rules.md) [b](/etc/passwd) [c](file:///x)", readme) == [
+        "../shared/rules.md: outside the repository",
+        "/etc/passwd: not a file of the repository",
+        "file:///x: not a file of the repository",
+    ]
+    assert bad_links("[a](docs/nope.md) [b](docs/rules.md#nope) `docs/gone.md`", readme) == [
+        "docs/nope.md: no such file",
+        "docs/rules.md#nope: no such section",
+        "`docs/gone.md`: no such file",
+    ]
+    fine = (
+        "[a](docs/rules.md#the-exchange) [b](https://distributed.dask.org) `src/_solver_*.pxi`"
+        " `bench/results/<name>.json` `tests/test_docs.py::test_x` [c](#development)\n"
+        "```\n[example](nowhere.md)\n```\n## Development"
+    )
+    assert bad_links(fine, readme) == []
+    assert DEVELOPMENT.search("since issue 19") and not DEVELOPMENT.search("the session ends")

@@ -286,6 +286,7 @@ def test_cli_table():
     out = result.stdout
     assert "medium" in out and "easy" in out and "95% CI" in out
     assert "2 boards x 3 seatings = 6 deals" in out
+    assert " on 1 local worker; " in out  # a count in good English: not "1 local worker(s)"
 
 
 @pytest.mark.parametrize(

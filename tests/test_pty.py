@@ -1,5 +1,6 @@
 """``ts358 play`` in a real pseudo-terminal (pexpect): one whole deal typed at the prompts,
-then quit (saved, exit 0); and Ctrl-C at a prompt (saved, exit 130)."""
+then quit (saved, exit 0); Enter for the only card allowed; and Ctrl-C at a prompt (saved,
+exit 130)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
 from ts358.session.saves import read_save
+from ts358.view import DecisionKind
 
 PROMPT = r" > "
 
 
-def first_deal_answers(seed):
-    """Seat 0's answers in deal 1, from the engine with the medium player in every seat."""
+def first_deal_answers(seed, only=False):
+    """Seat 0's answers in deal 1, from the engine with the medium player in every seat, and
+    the deal; with ``only``, an empty answer where one card alone may be played."""
     match = Match(Rules(length=3), seed, ("You", "Left", "Right"))
     players = [make_player("medium", seed * 3 + s) for s in range(3)]
     answers = []
@@ -28,7 +31,8 @@ def first_deal_answers(seed):
         pending = match.pending()
         decision = players[pending.seat].decide(pending.view)
         if pending.seat == 0:
-            answers.append(format_decision(pending.kind, decision))
+            alone = only and pending.kind is DecisionKind.PLAY and len(pending.view.options) == 1
+            answers.append("" if alone else format_decision(pending.kind, decision))
         match.apply_answer(decision)
     return answers, match.results[0]
 
@@ -84,6 +88,26 @@ def test_one_deal_in_a_terminal_then_quit(tmp_path):
     save = next((tmp_path / "saves").glob("*.json"))
     match = read_save(save).match
     assert len(match.results) == 1 and match.results[0].scores == deal.scores
+
+
+def test_enter_plays_the_only_card_allowed(tmp_path):
+    seed = 13
+    answers, deal = first_deal_answers(seed, only=True)
+    assert "" in answers
+    child = spawn(tmp_path, "--seed", str(seed))
+    for answer in answers:
+        child.expect("the only card you may play" if answer == "" else PROMPT)
+        if answer == "":
+            child.expect(PROMPT)
+        child.sendline(answer)
+    child.expect("Deal 1: ")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    match = read_save(next((tmp_path / "saves").glob("*.json"))).match
+    assert match.results[0] == deal
 
 
 def test_ctrl_c_at_a_prompt_saves_and_exits_130(tmp_path):

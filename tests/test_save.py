@@ -1,10 +1,12 @@
-"""Saved matches (ts358-save/2): round trip mid-deal, atomic writes, and every kind of bad
-file rejected with a SaveError (never a crash, never a silently different match)."""
+"""Saved matches (ts358-save/2): round trip mid-deal, atomic writes, the session's settings
+kept (and defaulted in older saves), and every kind of bad file rejected with a SaveError
+(never a crash, never a silently different match)."""
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from ts358.record import format_record, match_record
 from ts358.rules import Rules
 from ts358.session.saves import (
     FORMAT,
+    PlaySettings,
     SavedMatch,
     SaveError,
     from_json,
@@ -99,6 +102,13 @@ def rewrite(path, data):
         (lambda d: d.update(totals=[9, 9, -18]), "'totals'"),
         (lambda d: d.update(deals_finished=3), "'deals_finished'"),
         (lambda d: d.update(seed=d["seed"] + 1), "decision"),
+        (lambda d: d.update(settings=["pl"]), "key 'settings' must be an object"),
+        (lambda d: d["settings"].update(lang="de"), "settings: key 'lang' must be en, pl, cs"),
+        (lambda d: d["settings"].update(ascii="yes"), "settings: key 'ascii' has the wrong type"),
+        (lambda d: d["settings"].update(analysis=1), "settings: key 'analysis' has the wrong"),
+        (lambda d: d["settings"].update(analysis_seconds=-1), "'analysis_seconds' must be a"),
+        (lambda d: d["settings"].update(analysis_seconds=True), "'analysis_seconds' must be"),
+        (lambda d: d["settings"].update(analysis_seconds="10"), "'analysis_seconds' must be"),
     ],
 )
 def test_bad_contents_are_save_errors(tmp_path, mutate, message):
@@ -152,3 +162,32 @@ def test_to_json_from_json_in_memory():
     match = played(3, 33)
     back = from_json(to_json(SavedMatch(match, "m")))
     assert back.match.snapshot() == match.snapshot()
+
+
+def test_the_settings_are_kept_and_each_key_is_optional(tmp_path):
+    settings = PlaySettings(lang="pl", ascii=True, analysis=False, analysis_seconds=2.5)
+    path = write_save(tmp_path / "s.json", SavedMatch(played(5, 40), "k", 0, "hard", settings))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["settings"] == {
+        "lang": "pl",
+        "ascii": True,
+        "analysis": False,
+        "analysis_seconds": 2.5,
+    }
+    assert read_save(path).settings == settings
+    # A save written before the settings were kept has none: the defaults, as then.
+    del data["settings"]
+    assert read_save(rewrite(path, data)).settings == PlaySettings()
+    assert PlaySettings() == PlaySettings(None, False, True, 10.0)
+    for key, value in (("lang", "cs"), ("lang", None), ("analysis_seconds", 0)):
+        back = read_save(rewrite(path, dict(data, settings={key: value})))
+        assert back.settings == PlaySettings(**{key: value})
+
+
+def test_an_old_save_has_the_default_settings_and_keeps_its_format():
+    saved = read_save(Path(__file__).parent / "data" / "save-v1-seed5.json")
+    assert saved.settings == PlaySettings()
+    saved.settings.lang = "cs"
+    data = to_json(saved)
+    assert data["format"] == "ts358-save/1" and data["settings"]["lang"] == "cs"
+    assert from_json(data).settings.lang == "cs"

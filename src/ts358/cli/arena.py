@@ -124,7 +124,8 @@ def arena_command(
             highlight=False,
         )
     ex = doc["execution"]
-    where = ex["scheduler"] or f"{ex['workers']} local worker(s)"
+    workers = ex["workers"]
+    where = ex["scheduler"] or f"{workers} local worker{'' if workers == 1 else 's'}"
     console.print(
         f"{doc['deals']} deals in {ex['seconds']:.1f} s on {where}; won = highest score of the "
         "deal, ties shared (1/3 is par)",

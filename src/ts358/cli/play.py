@@ -4,10 +4,11 @@ three computer players printed deal by deal; a thin layer over :mod:`ts358.sessi
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -22,7 +23,15 @@ from ts358.rules import Rules, VoidRule
 from ts358.session import play
 from ts358.session import texts as i18n
 from ts358.session.history import saves_dir
-from ts358.session.saves import SavedMatch, SaveError, claim_save, new_id, open_save
+from ts358.session.saves import (
+    DEFAULT_ANALYSIS_SECONDS,
+    PlaySettings,
+    SavedMatch,
+    SaveError,
+    claim_save,
+    new_id,
+    open_save,
+)
 from ts358.session.table import render_standings, seat_names
 from ts358.view import SeatView
 
@@ -34,11 +43,13 @@ DEFAULT_LEVEL = "medium"
 PLAY_HELP = (
     "Play a match of 3-5-8 against two computer players (default 6 deals; the first dealer "
     "is drawn at random from the seed). Type a card as QH, Q♥, 10h or its number in your "
-    "hand; the commands hint, last, score, help and quit work at every prompt. Input can be "
-    "piped, one answer per line. The match is saved after each of your answers and on quit, "
-    "Ctrl-C, SIGTERM or SIGHUP (in the user data directory, or $TS358_HOME), and --resume "
-    "FILE continues it exactly where it stopped ('--resume last' takes the newest save); a "
-    "save is played by one process at a time. Finished matches go into "
+    "hand, or Enter when only one card may be played; the commands hint, last, talon, score, "
+    "help and quit work at every prompt. Input can be piped, one answer per line. The match "
+    "is saved after each of your answers and on quit, Ctrl-C, SIGTERM or SIGHUP (in the user "
+    "data directory, or $TS358_HOME), and --resume FILE continues it exactly where it stopped "
+    "('--resume last' takes the newest save), with the options it was played with (--level, "
+    "--lang, --ascii, --analysis, --analysis-time; give one again to change it); a save is played "
+    "by one process at a time. Finished matches go into "
     "'ts358 stats'. With --auto, three computer players play and each deal is printed. "
     "--record writes the match record (JSON, docs/match-record.md)."
 )
@@ -77,8 +88,13 @@ def play_command(
     rules: RuleSet = None,
     lang: Language = None,
     ascii_only: Annotated[
-        bool, typer.Option("--ascii", help="Write suits as S H D C, not ♠♥♦♣.")
-    ] = False,
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--ascii/--no-ascii",
+            help="Write suits as S H D C, not ♠♥♦♣ (default: symbols where the terminal "
+            "can show them).",
+        ),
+    ] = None,
     resume: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -89,25 +105,30 @@ def play_command(
         Optional[Path],  # noqa: UP045
         typer.Option("--record", metavar="FILE", help="Write the match record (JSON) here."),
     ] = None,
-    no_analysis: Annotated[
-        bool, typer.Option("--no-analysis", help="Skip the double-dummy review after each deal.")
-    ] = False,
+    analysis: Annotated[
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--analysis/--no-analysis",
+            help="The double-dummy review after each deal (default: on).",
+        ),
+    ] = None,
     analysis_time: Annotated[
-        float,
+        Optional[float],  # noqa: UP045
         typer.Option(
             "--analysis-time",
             metavar="SECONDS",
             parser=seconds,
-            help="Time budget of each deal's review; the end of the deal is reviewed first.",
+            help="Time budget of each deal's review; the end of the deal is reviewed first "
+            f"(default: {DEFAULT_ANALYSIS_SECONDS:g}).",
         ),
-    ] = play.DEFAULT_ANALYSIS_SECONDS,
+    ] = None,
 ) -> None:
-    i18n.set_language(lang or i18n.detect_language())
-    symbols = not ascii_only and i18n.can_encode_symbols(sys.stdout)
-    if not i18n.can_encode_symbols(sys.stdout):
-        # Never crash on a character the terminal can't show.
-        with contextlib.suppress(AttributeError, ValueError):
-            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+    given: dict[str, Any] = {
+        "lang": lang,
+        "ascii": ascii_only,
+        "analysis": analysis,
+        "analysis_seconds": analysis_time,
+    }
     match_rules = Rules.named((rules or VoidRule.HOUSE).label, deals or DEFAULT_DEALS)
     # 63 bits: a player that knows its own seed (hashed from the match seed) must not be
     # able to find the match seed, and so the deals, by trying them all.
@@ -119,6 +140,7 @@ def play_command(
                     "--resume continues a match with you at the table; "
                     "it can't be combined with --auto"
                 )
+            _, symbols = _begin(PlaySettings(), given)
             _auto(match_rules, match_seed, level or DEFAULT_LEVEL, symbols, record)
             return
         console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
@@ -126,24 +148,25 @@ def play_command(
         # Holds the save's lock until the session ends.
         with contextlib.ExitStack() as hold:
             if resume is not None:
-                given = (("--deals", deals), ("--seed", seed), ("--rules", rules))
-                for name, value in given:
+                fixed = (("--deals", deals), ("--seed", seed), ("--rules", rules))
+                for name, value in fixed:
                     if value is not None:
                         raise CommandError(
                             f"{name} can't be combined with --resume: the save fixes it"
                         )
-                resumed = _resume(resume, level, console, hold)
-                if resumed is None:
+                saved, save_path = _resume(resume, level, hold)
+                saved.settings, symbols = _begin(saved.settings, given)
+                if not _resumed(saved, save_path, console):
                     return
-                saved, save_path = resumed
             else:
+                settings, symbols = _begin(PlaySettings(), given)
                 saved, save_path = _start(
-                    match_rules, match_seed, level or DEFAULT_LEVEL, console, hold
+                    match_rules, match_seed, level or DEFAULT_LEVEL, settings, console, hold
                 )
             options = play.PlayOptions(
                 save_path=save_path,
-                analysis=not no_analysis,
-                analysis_seconds=analysis_time,
+                analysis=saved.settings.analysis,
+                analysis_seconds=saved.settings.analysis_seconds,
                 record=record,
                 symbols=symbols,
                 hint=_hint,
@@ -153,6 +176,22 @@ def play_command(
         raise CommandError(str(exc)) from None
     if code:
         raise typer.Exit(code)
+
+
+def _begin(base: PlaySettings, given: dict[str, Any]) -> tuple[PlaySettings, bool]:
+    """The session's settings: ``base`` (a save's, or the defaults) with the options given on
+    the command line (None: not given) instead, the locale's language if none is set; sets
+    the language of the texts and prepares stdout. Also whether cards are written with
+    suit symbols."""
+    settings = dataclasses.replace(base, **{k: v for k, v in given.items() if v is not None})
+    settings.lang = settings.lang or i18n.detect_language()
+    i18n.set_language(settings.lang)
+    if not i18n.can_encode_symbols(sys.stdout):
+        # Never crash on a character the terminal can't show.
+        with contextlib.suppress(AttributeError, ValueError):
+            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+        return settings, False
+    return settings, not settings.ascii
 
 
 def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | None) -> None:
@@ -175,11 +214,8 @@ def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | Non
         typer.echo(i18n.t("match.record", path=record), err=True)
 
 
-def _resume(
-    resume: str, level: str | None, console: Console, hold: contextlib.ExitStack
-) -> tuple[SavedMatch, Path] | None:
-    """The saved match to continue and its path, its lock in ``hold``; None when it is
-    already finished."""
+def _resume(resume: str, level: str | None, hold: contextlib.ExitStack) -> tuple[SavedMatch, Path]:
+    """The saved match to continue and its path, its lock in ``hold``."""
     save_path = _resume_path(resume)
     try:
         saved, lock = open_save(save_path)
@@ -192,24 +228,34 @@ def _resume(
         saved.level = level
     elif saved.level not in LEVELS:
         raise CommandError(f"{save_path}: level {quote(saved.level)} is not available here")
+    return saved, save_path
+
+
+def _resumed(saved: SavedMatch, save_path: Path, console: Console) -> bool:
+    """Say which match is resumed; False (with the standings) when it is finished already."""
     match = saved.match
     if match.done:
         console.print(Text(i18n.t("match.finished_already")))
         console.print(render_standings(match.totals, match.standings(), seat_names(saved.human)))
-        return None
+        return False
     console.print(
         Text(i18n.t("match.resumed", path=save_path, number=match.number, total=match.rules.length))
     )
-    return saved, save_path
+    return True
 
 
 def _start(
-    rules: Rules, seed: int, level: str, console: Console, hold: contextlib.ExitStack
+    rules: Rules,
+    seed: int,
+    level: str,
+    settings: PlaySettings,
+    console: Console,
+    hold: contextlib.ExitStack,
 ) -> tuple[SavedMatch, Path]:
     """A new match with the human at :data:`~ts358.session.play.HUMAN_SEAT`, its save
     file claimed (its lock in ``hold``; the session writes it at once)."""
     match = Match(rules, seed, play.ENGINE_NAMES)
-    saved = SavedMatch(match, new_id(seed), play.HUMAN_SEAT, level)
+    saved = SavedMatch(match, new_id(seed), play.HUMAN_SEAT, level, settings)
     try:
         save_path, lock = claim_save(saves_dir(), saved)
     except OSError as exc:

@@ -5,10 +5,10 @@ terminal (with line editing) or from a pipe (the same commands, one per line; wh
 is echoed so a transcript reads naturally). End of input means quit.
 
 At every prompt the player may type a decision or a command: ``hint``, ``last``,
-``score``, ``help``, ``quit``. A typo or a card the rules don't allow prints the reason and
-asks again; nothing reaches the engine until it is legal. Cards are accepted in any
-notation of :meth:`ts358.cards.Card.parse` (``QH``, ``Q♥``, ``10h``) or by their number in
-the hand as displayed.
+``talon``, ``score``, ``help``, ``quit``. A typo or a card the rules don't allow prints the
+reason and asks again; nothing reaches the engine until it is legal. Cards are accepted in
+any notation of :meth:`ts358.cards.Card.parse` (``QH``, ``Q♥``, ``10h``) or by their number
+in the hand as displayed; when one card alone may be played, an empty line plays it.
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from ts358.session.table import (
     render_scores,
     render_table,
 )
-from ts358.session.texts import game_name, games_text, parse_game, t
+from ts358.session.texts import game_name, games_text, parse_game, t, tn
 from ts358.view import DecisionKind, SeatView, Trick
 
 _A = TypeVar("_A")  # what a prompt reads
 
 __all__ = ["HintUnavailable", "HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
 
-COMMANDS = ("hint", "last", "score", "help", "quit")
+COMMANDS = ("hint", "last", "talon", "score", "help", "quit")
 _STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}
 _QUIT_WORDS = {"quit", "q", "exit", "koniec gry", "konec hry"}
 
@@ -182,9 +182,9 @@ class HumanPlayer(Player):
         if view.others_exchanged > self._seen_others:
             others = [s for s in range(3) if s != view.seat]
             self.say(
-                t(
+                tn(
                     "ev.others_exchanged",
-                    count=view.others_exchanged,
+                    view.others_exchanged,
                     a=names[others[0]],
                     b=names[others[1]],
                 )
@@ -222,26 +222,39 @@ class HumanPlayer(Player):
             self.console.print(render_games(view))
         return super().decide(view)
 
-    def _ask(self, view: SeatView, prompt: str, parse: Callable[[str], _A]) -> _A:
+    def _ask(
+        self,
+        view: SeatView,
+        prompt: str,
+        parse: Callable[[str], _A],
+        empty: _A | None = None,
+    ) -> _A:
+        """The answer to ``prompt``, read and parsed; ``empty``, if given, answers an empty
+        line (else one is asked again)."""
         while True:
             line = self.io.ask(self.style.text(prompt))
             if line is None:
                 raise QuitRequested("end of input")
             text = line.strip()
             if not text:
+                if empty is not None:
+                    return empty
                 continue
             word = text.lower()
             if word in _QUIT_WORDS:
                 raise QuitRequested(word)
             if word in ("help", "?", "h", "pomoc", "napoveda", "nápověda"):
                 self.say(t("help.title"), "bold")
-                self.say(t("help.text"))
+                self.say(t("help.text", cards=self._examples()))
                 continue
             if word == "hint":
                 self._hint(view)
                 continue
             if word == "last":
                 self._last(view)
+                continue
+            if word == "talon":
+                self._talon(view)
                 continue
             if word == "score":
                 self.console.print(render_scores(self.history(), self.names))
@@ -300,7 +313,20 @@ class HumanPlayer(Player):
             .append(after)
         )
 
+    def _talon(self, view: SeatView) -> None:
+        if view.talon is None:
+            self.say(t("talon.none"))
+            return
+        self.say(t("table.talon", cards=" ".join(map(self.style.plain, view.talon.descending()))))
+        if view.discard is not None:
+            discard = " ".join(map(self.style.plain, view.discard.descending()))
+            self.say(t("ev.your_discard", cards=discard))
+
     # ------------------------------------------------------------------ parsing
+
+    def _examples(self) -> str:
+        """Card notations to show as examples: ``QH, Q♥, 10h`` (``QH, 10h`` in letters)."""
+        return "QH, Q♥, 10h" if self.style.symbols else "QH, 10h"
 
     def _card(self, text: str, hand: CardSet) -> Card:
         """A card of ``hand`` by notation or by its number in the displayed hand."""
@@ -314,7 +340,7 @@ class HumanPlayer(Player):
         try:
             card = Card.parse(token)
         except NotationError:
-            raise InputError(t("err.not_card", text=token)) from None
+            raise InputError(t("err.not_card", text=token, cards=self._examples())) from None
         if card not in hand:
             raise InputError(t("err.not_in_hand", card=self.style.plain(card)))
         return card
@@ -365,15 +391,12 @@ class HumanPlayer(Player):
         def parse(text: str) -> CardSet:
             tokens = text.replace(",", " ").split()
             cards = [self._card(tok, view.options) for tok in tokens]
-            chosen = CardSet(set(cards))
-            if len(tokens) != 4 or len(chosen) != 4:
-                raise InputError(
-                    t(
-                        "err.discard_count",
-                        count=len(chosen) if len(tokens) == len(chosen) else len(tokens),
-                    )
-                )
-            return chosen
+            twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+            if twice is not None:
+                raise InputError(t("err.discard_twice", card=self.style.plain(twice)))
+            if len(cards) != 4:
+                raise InputError(t("err.discard_count", count=len(cards)))
+            return CardSet(cards)
 
         example = " ".join(
             self.style.plain(c) for c in sorted(view.options, key=lambda c: (c.rank, c.suit))[:4]
@@ -400,5 +423,8 @@ class HumanPlayer(Player):
                 )
             return card
 
+        if len(view.options) == 1:
+            (only,) = view.options
+            return self._ask(view, t("prompt.play_only", card=self.style.plain(only)), parse, only)
         example = self.style.plain(max(view.options, key=lambda c: c.rank))
         return self._ask(view, t("prompt.play", example=example), parse)

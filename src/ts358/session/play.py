@@ -38,7 +38,7 @@ from ts358.players import PlayEstimate, SamplingPlayer, make_player
 from ts358.record import write_record
 from ts358.session.history import entry_from_match, record_match
 from ts358.session.human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
-from ts358.session.saves import SavedMatch, write_save
+from ts358.session.saves import DEFAULT_ANALYSIS_SECONDS, SavedMatch, write_save
 from ts358.session.table import (
     CardStyle,
     render_review,
@@ -65,7 +65,6 @@ __all__ = [
     "write_match_record",
 ]
 
-DEFAULT_ANALYSIS_SECONDS = 10.0
 HUMAN_SEAT = 0
 ENGINE_NAMES = ("You", "Left", "Right")
 

@@ -5,7 +5,9 @@ for its seed, which made the deals the earlier way (:class:`~ts358.match.Match`
 
 A match is a pure function of its rules, seed and the decisions applied
 (:meth:`ts358.match.Match.snapshot`), so a save holds just those plus the settings of the
-session (which seat is the human, the computer players' level). Loading replays every
+session (which seat is the human, the computer players' level, and the options of ``ts358
+play`` it was played with: :class:`PlaySettings`, an optional ``settings`` object that older
+saves lack and that older versions ignore). Loading replays every
 decision on a fresh engine, so a save is accepted exactly when it describes a reachable
 match state; anything else (not JSON, truncated, another format, a decision the rules
 reject, totals that don't match) raises :class:`SaveError` with a one-line reason.
@@ -33,6 +35,7 @@ Example file::
     {"format": "ts358-save/2", "id": "20260101-120000-42", "saved": "2026-01-01T12:03:00+00:00",
      "rules": {"void": "house", "exchange": true, "exchange_trumps": true}, "length": 6,
      "seed": 42, "players": ["You", "Left", "Right"], "human": 0, "level": "medium",
+     "settings": {"lang": "pl", "ascii": false, "analysis": true, "analysis_seconds": 10.0},
      "deals_finished": 1, "totals": [2, -1, -1], "finished": false,
      "decisions": ["hearts", "2C 3C 4D 5D", "AH", "..."]}
 """
@@ -43,6 +46,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import json
+import math
 import os
 import sys
 import tempfile
@@ -53,9 +57,12 @@ from ts358._input import InputError, parse_json, quote, read_input
 from ts358._jsonfields import field, rules_field
 from ts358.deal import IllegalDecision
 from ts358.match import Match
+from ts358.session.texts import LANGUAGES
 
 __all__ = [
+    "DEFAULT_ANALYSIS_SECONDS",
     "FORMAT",
+    "PlaySettings",
     "SaveError",
     "SaveInUse",
     "SaveLock",
@@ -83,6 +90,69 @@ class SaveInUse(SaveError):
     """The save is being played by another process (which holds its :class:`SaveLock`)."""
 
 
+DEFAULT_ANALYSIS_SECONDS = 10.0
+"""The time budget of the review after each deal unless ``--analysis-time`` says otherwise."""
+
+
+@dataclasses.dataclass
+class PlaySettings:
+    """The options of ``ts358 play`` that shape a session, kept in its save so that a
+    resumed match is played as it was started (an option given again changes it). Not the
+    record file: a save copied from elsewhere must not choose where this process writes.
+
+    Attributes:
+        lang: the language of the texts (en, pl or cs); None: the locale's.
+        ascii: suits written as letters even where symbols can be shown.
+        analysis: the double-dummy review after each deal.
+        analysis_seconds: the time budget of each review.
+    """
+
+    lang: str | None = None
+    ascii: bool = False
+    analysis: bool = True
+    analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> PlaySettings:
+        """The settings of a save's ``settings`` object; a key left out (a save from an
+        older version has none) is the default. SaveError if a value is not one the
+        options take."""
+        if not isinstance(data, dict):
+            raise SaveError(f"key 'settings' must be an object, not {quote(data)}")
+        default = cls()
+        lang = data.get("lang", default.lang)
+        if lang is not None and lang not in LANGUAGES:
+            raise SaveError(
+                f"settings: key 'lang' must be {', '.join(LANGUAGES)} or null, not {quote(lang)}"
+            )
+        seconds = data.get("analysis_seconds", default.analysis_seconds)
+        if (
+            not isinstance(seconds, (int, float))
+            or isinstance(seconds, bool)
+            or not math.isfinite(seconds)
+            or seconds < 0
+        ):
+            raise SaveError(
+                f"settings: key 'analysis_seconds' must be a number of seconds (0 or more), "
+                f"not {quote(seconds)}"
+            )
+        return cls(
+            lang=lang,
+            ascii=_flag(data, "ascii", default.ascii),
+            analysis=_flag(data, "analysis", default.analysis),
+            analysis_seconds=float(seconds),
+        )
+
+
+def _flag(settings: dict[str, Any], key: str, default: bool) -> bool:
+    if key not in settings:
+        return default
+    return field(settings, key, bool, "settings", SaveError)
+
+
 @dataclasses.dataclass
 class SavedMatch:
     """A match with the settings of the session playing it.
@@ -92,12 +162,14 @@ class SavedMatch:
         id: a stable identifier of the match (statistics use it to count a match once).
         human: the human's seat, or None when computer players play every seat.
         level: the computer players' level (easy, medium, hard).
+        settings: the options the match is played with.
     """
 
     match: Match
     id: str
     human: int | None = 0
     level: str = "medium"
+    settings: PlaySettings = dataclasses.field(default_factory=PlaySettings)
 
 
 def new_id(seed: int, now: _dt.datetime | None = None) -> str:
@@ -123,6 +195,7 @@ def to_json(saved: SavedMatch) -> dict[str, Any]:
         "players": list(match.names),
         "human": saved.human,
         "level": saved.level,
+        "settings": saved.settings.to_json(),
         "deals_finished": len(match.results),
         "totals": list(match.totals),
         "finished": match.done,
@@ -155,6 +228,7 @@ def from_json(data: Any) -> SavedMatch:
     ):
         raise SaveError(f"key 'human' must be a seat 0-2 or null, not {quote(human)}")
     level = _need(data, "level", str)
+    settings = PlaySettings.from_json(data.get("settings", {}))
     match_id = _need(data, "id", str)
     decisions = _need(data, "decisions", list)
     try:
@@ -179,7 +253,7 @@ def from_json(data: Any) -> SavedMatch:
         raise SaveError(
             f"key 'totals' is {quote(totals)}, the decisions give {quote(list(match.totals))}"
         )
-    return SavedMatch(match, match_id, human, level)
+    return SavedMatch(match, match_id, human, level, settings)
 
 
 def write_save(path: str | Path, saved: SavedMatch) -> Path:

@@ -97,9 +97,12 @@ def hand_order(hand: CardSet) -> list[Card]:
     return hand.descending()
 
 
-def render_hand(hand: CardSet, legal: CardSet | None, style: CardStyle) -> Text:
+def render_hand(
+    hand: CardSet, legal: CardSet | None, style: CardStyle, numbered: bool = True
+) -> Text:
     """One line per suit; each card with its number, ``[n]`` if legal (bold), ``(n)`` and
-    dimmed if not. ``legal=None`` numbers every card as available."""
+    dimmed if not. ``legal=None`` numbers every card as available; ``numbered=False``
+    writes the cards alone (when the answer is not a card, so that no number misleads)."""
     text = Text()
     number = 0
     first = True
@@ -115,7 +118,7 @@ def render_hand(hand: CardSet, legal: CardSet | None, style: CardStyle) -> Text:
         for card in cards:
             number += 1
             ok = legal is None or card in legal
-            label = f" [{number}]" if ok else f" ({number})"
+            label = (f" [{number}]" if ok else f" ({number})") if numbered else " "
             text.append(label, style="" if ok else "dim")
             text.append_text(style.card(card, "bold" if ok else "dim"))
     return text
@@ -215,7 +218,9 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
     title = t("table.first_six") if view.game is None else t("table.your_hand")
     parts.append(Text(title, style="bold"))
     legal = view.options if view.kind is not None and view.options else None
-    parts.append(render_hand(view.hand, legal, style))
+    # The game is answered by its name or its number in the list of games, not by a card.
+    numbered = view.kind is not DecisionKind.CHOOSE
+    parts.append(render_hand(view.hand, legal, style, numbered))
     return Group(*parts)
 
 
@@ -284,11 +289,16 @@ def render_summary(
         table.add_column(t(key), justify=justify)
     for seat in range(3):
         role = result.role_of(seat)
-        need = role.limit if result.game is Contract.NO_TRICKS else role.obligation
+        taken = result.taken[seat]
+        # As on the table: an obligation to reach, or in no-tricks a limit not to pass.
+        if result.game is Contract.NO_TRICKS:
+            tricks = t("summary.tricks_at_most", taken=taken, limit=role.limit)
+        else:
+            tricks = f"{taken}/{role.obligation}"
         table.add_row(
             names[seat],
             role_name(role),
-            f"{result.taken[seat]}/{need}",
+            tricks,
             f"{result.scores[seat]:+d}",
             f"{totals[seat]:+d}",
         )
@@ -408,7 +418,7 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
             title=t("stats.chooser_games"), title_justify="left", box=None, padding=(0, 2, 0, 0)
         )
         games.add_column(t("score.game"))
-        games.add_column(t("stats.played"), justify="right")
+        games.add_column(t("stats.chosen"), justify="right")
         games.add_column(t("stats.made"), justify="right")
         for game in Contract:
             if game.label in summary.games:

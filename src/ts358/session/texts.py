@@ -2,7 +2,8 @@
 
 A small message catalogue: :data:`MESSAGES` maps a language code to a dict of keys to
 ``str.format`` templates, and :func:`t` looks a key up in the current language
-(:func:`set_language`), falling back to English. :func:`detect_language` reads the locale
+(:func:`set_language`), falling back to English; :func:`tn` picks the plural form of a
+message that counts something. :func:`detect_language` reads the locale
 (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``, then :func:`locale.getlocale`).
 
 Game names are the ones players say (pl: pik, kier, karo, trefl, bez atu, bez lew; cs:
@@ -23,6 +24,7 @@ from ts358.rules import Contract, Role
 __all__ = [
     "LANGUAGES",
     "MESSAGES",
+    "PLURAL_FORMS",
     "can_encode_symbols",
     "card_text",
     "detect_language",
@@ -31,10 +33,12 @@ __all__ = [
     "games_text",
     "get_language",
     "parse_game",
+    "plural_form",
     "role_name",
     "set_language",
     "suit_text",
     "t",
+    "tn",
 ]
 
 LANGUAGES = ("en", "pl", "cs")
@@ -76,12 +80,13 @@ _EN: dict[str, str] = {
     "table.used": "used",
     # prompts
     "prompt.play": "Your card (e.g. {example} or its number; help = commands)",
+    "prompt.play_only": "Your card (Enter plays {card}, the only card you may play; help = commands)",
     "prompt.choose": "Choose the game: name or number",
     "prompt.give": "Give a card to {name} (at most {left} more) or stop",
     "prompt.return": "You received the trump {card}: which card do you return?",
     "prompt.discard": "Discard 4 cards in one line (e.g. {example} or four numbers)",
     # input errors (the prompt repeats)
-    "err.not_card": "'{text}' is neither a card nor a command (e.g. QH, Q♥, 10h or a number; help lists the commands)",
+    "err.not_card": "'{text}' is neither a card nor a command (e.g. {cards} or a number; help lists the commands)",
     "err.number": "there is no card number {number} (1 to {last})",
     "err.not_in_hand": "{card} is not in your hand",
     "err.follow": "{card} is not allowed: you must follow suit ({suit})",
@@ -89,6 +94,7 @@ _EN: dict[str, str] = {
     "err.not_game": "'{text}' is not a game (one of: {games})",
     "err.game_used": "you have already played {game} in this match (left: {games})",
     "err.discard_count": "discard exactly 4 different cards, not {count}",
+    "err.discard_twice": "{card} is named twice: discard 4 different cards",
     "err.no_trump_give": "{card} is a trump: trumps are not exchanged under these rules",
     "err.illegal": "not allowed: {reason}",
     "err.stop_only_give": "stop ends the exchange; now you have to answer with a card",
@@ -96,7 +102,7 @@ _EN: dict[str, str] = {
     "ev.chose": "{name} chose {game}.",
     "ev.you_gave": "You gave {given} to {name} and got back {returned}.",
     "ev.gave_you": "{name} gave you {given}; you returned {returned}.",
-    "ev.others_exchanged": "{count} card(s) changed hands between {a} and {b}.",
+    "ev.others_exchanged": "{count} card changed hands between {a} and {b}.|{count} cards changed hands between {a} and {b}.",
     "ev.talon": "The talon is shown: {cards}; {name} takes it.",
     "ev.trick": "Trick {number}: {cards}  won by {winner}.",
     "ev.your_discard": "You discarded {cards}.",
@@ -107,9 +113,10 @@ _EN: dict[str, str] = {
     # commands
     "help.title": "Commands (accepted at every prompt):",
     "help.text": (
-        "  a card: QH, Q♥, 10h, th, or its number in your hand\n"
+        "  a card: {cards}, th, or its number in your hand\n"
         "  hint   the strong computer player's expected deal score for each card you may play\n"
         "  last   the last trick\n"
+        "  talon  the talon and, if you took it, your discard\n"
         "  score  the match score table\n"
         "  help   this list\n"
         "  quit   save the match and stop (resume with ts358 play --resume FILE)\n"
@@ -125,6 +132,7 @@ _EN: dict[str, str] = {
     "hint.estimate": "(estimates: {solved} layouts solved, {bounded} cut short by time and counted by the bounds proven)",
     "last.none": "No trick has been completed in this deal yet.",
     "last.trick": "Last trick ({number}): {cards}  won by {winner}.",
+    "talon.none": "The talon has not been shown yet in this deal.",
     # scores
     "score.title": "Match score",
     "score.deal": "Deal",
@@ -133,6 +141,7 @@ _EN: dict[str, str] = {
     "score.total": "Total",
     "score.none": "No deal has been finished yet.",
     "summary.title": "Deal {number}: {game}, chosen by {name}",
+    "summary.tricks_at_most": "{taken}, at most {limit}",
     "col.player": "Player",
     "col.role": "Role",
     "col.tricks": "Tricks",
@@ -185,6 +194,7 @@ _EN: dict[str, str] = {
     "stats.best_total": "Best total",
     "stats.level": "Level",
     "stats.chooser_games": "Your games as chooser",
+    "stats.chosen": "chosen",
     "stats.made": "made",
     "stats.leaderboard": "Leaderboard (won matches, result = total × 10)",
     "stats.no_wins": "No won match yet.",
@@ -192,7 +202,7 @@ _EN: dict[str, str] = {
     "stats.result": "Result",
     "stats.date": "Date",
     "stats.deals": "Deals",
-    "stats.bad_lines": "{path}: {count} damaged line(s) skipped",
+    "stats.bad_lines": "{path}: {count} damaged line skipped|{path}: {count} damaged lines skipped",
 }
 
 _PL: dict[str, str] = {
@@ -229,11 +239,12 @@ _PL: dict[str, str] = {
     "table.talon": "Musik (widzą wszyscy): {cards}",
     "table.used": "wykorzystana",
     "prompt.play": "Twoja karta (np. {example} albo jej numer; help = polecenia)",
+    "prompt.play_only": "Twoja karta (Enter zagrywa {card}, jedyną dozwoloną kartę; help = polecenia)",
     "prompt.choose": "Wybierz grę: nazwa albo numer",
     "prompt.give": "Daj kartę graczowi {name} (jeszcze najwyżej {left}) albo stop",
     "prompt.return": "Dostajesz atu {card}: którą kartę oddajesz?",
     "prompt.discard": "Odrzuć 4 karty w jednej linii (np. {example} albo cztery numery)",
-    "err.not_card": "'{text}' to ani karta, ani polecenie (np. QH, Q♥, 10h albo numer; help pokazuje polecenia)",
+    "err.not_card": "'{text}' to ani karta, ani polecenie (np. {cards} albo numer; help pokazuje polecenia)",
     "err.number": "nie ma karty numer {number} (1 do {last})",
     "err.not_in_hand": "nie masz karty {card}",
     "err.follow": "{card} nie wolno: musisz dołożyć do koloru ({suit})",
@@ -241,6 +252,7 @@ _PL: dict[str, str] = {
     "err.not_game": "'{text}' to nie gra (do wyboru: {games})",
     "err.game_used": "grę {game} już w tej partii grałeś (zostały: {games})",
     "err.discard_count": "odrzuć dokładnie 4 różne karty, nie {count}",
+    "err.discard_twice": "{card} podano dwa razy: odrzuć 4 różne karty",
     "err.no_trump_give": "{card} to atu: według tych zasad atu się nie wymienia",
     "err.illegal": "nie wolno: {reason}",
     "err.stop_only_give": "stop kończy wymianę; teraz trzeba odpowiedzieć kartą",
@@ -257,9 +269,10 @@ _PL: dict[str, str] = {
     "short.no-tricks": "BL",
     "help.title": "Polecenia (działają przy każdym pytaniu):",
     "help.text": (
-        "  karta: QH, Q♥, 10h, th albo jej numer na ręce\n"
+        "  karta: {cards}, th albo jej numer na ręce\n"
         "  hint   oczekiwany wynik rozdania dla każdej dozwolonej karty według silnego komputera\n"
         "  last   ostatnia lewa\n"
+        "  talon  musik i, jeśli go wziąłeś, twoje odrzucone karty\n"
         "  score  tabela wyników partii\n"
         "  help   ta lista\n"
         "  quit   zapisz partię i zakończ (dalej: ts358 play --resume PLIK)\n"
@@ -275,6 +288,7 @@ _PL: dict[str, str] = {
     "hint.estimate": "(szacunek: rozwiązanych układów {solved}, przerwanych z braku czasu {bounded}, liczonych według udowodnionych granic)",
     "last.none": "W tym rozdaniu nie ma jeszcze zakończonej lewy.",
     "last.trick": "Ostatnia lewa ({number}): {cards}  bierze {winner}.",
+    "talon.none": "W tym rozdaniu musik nie został jeszcze odkryty.",
     "score.title": "Wyniki partii",
     "score.deal": "Rozdanie",
     "score.game": "Gra",
@@ -282,6 +296,7 @@ _PL: dict[str, str] = {
     "score.total": "Suma",
     "score.none": "Żadne rozdanie nie zostało jeszcze zakończone.",
     "summary.title": "Rozdanie {number}: {game}, wybrał {name}",
+    "summary.tricks_at_most": "{taken}, najwyżej {limit}",
     "col.player": "Gracz",
     "col.role": "Rola",
     "col.tricks": "Lewy",
@@ -330,6 +345,7 @@ _PL: dict[str, str] = {
     "stats.best_total": "Najlepsza suma",
     "stats.level": "Poziom",
     "stats.chooser_games": "Twoje gry jako wybierający",
+    "stats.chosen": "wybrane",
     "stats.made": "ugrane",
     "stats.leaderboard": "Ranking (wygrane partie, wynik = suma × 10)",
     "stats.no_wins": "Jeszcze żadnej wygranej partii.",
@@ -374,11 +390,12 @@ _CS: dict[str, str] = {
     "table.talon": "Talon (vidí všichni): {cards}",
     "table.used": "už hráno",
     "prompt.play": "Vaše karta (např. {example} nebo její číslo; help = příkazy)",
+    "prompt.play_only": "Vaše karta (Enter zahraje {card}, jedinou povolenou kartu; help = příkazy)",
     "prompt.choose": "Zvolte hru: název nebo číslo",
     "prompt.give": "Dejte kartu hráči {name} (ještě nejvýše {left}) nebo stop",
     "prompt.return": "Dostali jste trumf {card}: kterou kartu vrátíte?",
     "prompt.discard": "Odložte 4 karty na jednom řádku (např. {example} nebo čtyři čísla)",
-    "err.not_card": "'{text}' není karta ani příkaz (např. QH, Q♥, 10h nebo číslo; help vypíše příkazy)",
+    "err.not_card": "'{text}' není karta ani příkaz (např. {cards} nebo číslo; help vypíše příkazy)",
     "err.number": "karta číslo {number} není (1 až {last})",
     "err.not_in_hand": "kartu {card} nemáte",
     "err.follow": "{card} nelze: musíte přiznat barvu ({suit})",
@@ -386,6 +403,7 @@ _CS: dict[str, str] = {
     "err.not_game": "'{text}' není hra (na výběr: {games})",
     "err.game_used": "hru {game} jste v této partii už hráli (zbývají: {games})",
     "err.discard_count": "odložte přesně 4 různé karty, ne {count}",
+    "err.discard_twice": "{card} je uvedena dvakrát: odložte 4 různé karty",
     "err.no_trump_give": "{card} je trumf: podle těchto pravidel se trumfy nevyměňují",
     "err.illegal": "nelze: {reason}",
     "err.stop_only_give": "stop ukončí výměnu; teď je třeba odpovědět kartou",
@@ -402,9 +420,10 @@ _CS: dict[str, str] = {
     "short.no-tricks": "BŠ",
     "help.title": "Příkazy (platí při každé otázce):",
     "help.text": (
-        "  karta: QH, Q♥, 10h, th nebo její číslo v ruce\n"
+        "  karta: {cards}, th nebo její číslo v ruce\n"
         "  hint   očekávaný výsledek rozdání pro každou povolenou kartu podle silného počítače\n"
         "  last   poslední štych\n"
+        "  talon  talon a, pokud jste ho vzali, vaše odložené karty\n"
         "  score  tabulka skóre partie\n"
         "  help   tento seznam\n"
         "  quit   uložit partii a skončit (pokračování: ts358 play --resume SOUBOR)\n"
@@ -420,6 +439,7 @@ _CS: dict[str, str] = {
     "hint.estimate": "(odhad: vyřešených rozložení {solved}, {bounded} přerušených pro nedostatek času a započtených podle dokázaných mezí)",
     "last.none": "V tomto rozdání ještě žádný štych neskončil.",
     "last.trick": "Poslední štych ({number}): {cards}  bere {winner}.",
+    "talon.none": "Talon v tomto rozdání ještě nebyl otočen.",
     "score.title": "Skóre partie",
     "score.deal": "Rozdání",
     "score.game": "Hra",
@@ -427,6 +447,7 @@ _CS: dict[str, str] = {
     "score.total": "Součet",
     "score.none": "Ještě neskončilo žádné rozdání.",
     "summary.title": "Rozdání {number}: {game}, hlásil {name}",
+    "summary.tricks_at_most": "{taken}, nejvýše {limit}",
     "col.player": "Hráč",
     "col.role": "Role",
     "col.tricks": "Štychy",
@@ -475,6 +496,7 @@ _CS: dict[str, str] = {
     "stats.best_total": "Nejlepší součet",
     "stats.level": "Úroveň",
     "stats.chooser_games": "Vaše hry jako hlásící",
+    "stats.chosen": "zvoleno",
     "stats.made": "splněno",
     "stats.leaderboard": "Žebříček (vyhrané partie, výsledek = součet × 10)",
     "stats.no_wins": "Zatím žádná vyhraná partie.",
@@ -510,6 +532,34 @@ def t(key: str, lang: str | None = None, /, **fmt: object) -> str:
     table = MESSAGES.get(lang or _current, _EN)
     template = table.get(key, _EN.get(key, key))
     return template.format(**fmt) if fmt else template
+
+
+PLURAL_FORMS = {"en": 2, "pl": 3, "cs": 3}
+"""How many plural forms a message counting something lists in each language (:func:`tn`)."""
+
+
+def plural_form(count: int, lang: str | None = None) -> int:
+    """Which plural form fits ``count`` in ``lang`` (default: the current language), an index
+    into the forms of :func:`tn`: English one|other (1 | 0, 2, 3 ...); Polish one|few|many
+    (1 | 2-4, 22-24, 32-34 ... | 0, 5-21, 25-31 ...); Czech one|few|other (1 | 2-4 | 0, 5 ...)."""
+    lang = lang or _current
+    if count == 1:
+        return 0
+    if lang == "pl":
+        return 1 if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14) else 2
+    if lang == "cs":
+        return 1 if count in (2, 3, 4) else 2
+    return 1
+
+
+def tn(key: str, count: int, lang: str | None = None, /, **fmt: object) -> str:
+    """The message ``key`` about ``count`` things, formatted with ``count`` and ``fmt``. Its
+    template lists the language's plural forms separated by ``|`` (as many as
+    :data:`PLURAL_FORMS` says, in the order of :func:`plural_form`), or is one text that
+    reads well for every count (``kart: {count}``)."""
+    lang = lang or _current
+    forms = t(key, lang).split("|")
+    return forms[min(plural_form(count, lang), len(forms) - 1)].format(count=count, **fmt)
 
 
 def detect_language(env: Mapping[str, str] | None = None) -> str:

@@ -395,7 +395,7 @@ def test_a_byte_order_mark_is_accepted():
     "args, part",
     [
         (["solve", "--frob", "f.toml"], "No such option: --frob"),
-        (["solve"], "Missing argument 'FILE'"),
+        (["solve"], "Missing argument 'FILE...'"),
         (["play", "--auto", "true"], "unexpected extra argument"),
         (["frob"], "No such command 'frob'"),
     ],

@@ -5,16 +5,20 @@ a rule broken, a file that can't be read) is one line on stderr and exit code 2;
 exits 130. Commands raise :class:`CommandError`, which prints that line; a value that an
 option rejects is a usage error, printed as one line by :func:`ts358.cli.main`.
 
-Also here: the helpers that more than one command uses to write numbers and to show the
-progress of a batch run.
+``--help`` shows a flag as a flag and an argument by its name: Typer (0.2x) writes the
+value type of every parameter beside it (``--auto <bool>``, ``FILE <list[str]>``), which
+:class:`_Group` leaves out for the flags and arguments of every command.
+
+Also here: ``ts358 --version``, and the helpers that more than one command uses to write
+numbers and to show the progress of a batch run.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
-from typing import IO, Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Annotated, Any, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -26,7 +30,9 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from typer.core import TyperArgument, TyperGroup
 
+import ts358
 from ts358.batch.pool import ParallelError
 
 __all__ = [
@@ -39,13 +45,71 @@ __all__ = [
     "signed",
 ]
 
+
+class _Argument(TyperArgument):
+    """An argument shown by its metavar alone: ``FILE...``, in the usage line too (where
+    Typer writes ``{FILE}...``)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        return [self.metavar] if self.metavar else super().get_usage_pieces(ctx)
+
+
+def _plain_help(params: Iterable[Any]) -> None:
+    """Show ``params`` in --help without value types: a flag (``--auto``, ``--help``) takes
+    no value, an argument's metavar says what it is."""
+    for param in params:
+        if isinstance(param, TyperArgument):
+            # The same object, told to display itself as _Argument does (Typer builds the
+            # parameters itself, so there is no class to ask it for).
+            param.__class__ = _Argument
+        elif getattr(param, "is_flag", False):
+            param.metavar = ""
+
+
+class _Group(TyperGroup):
+    """The ``ts358`` command group: its help and every command's without value types."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        _plain_help(params)
+        return params
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _plain_help(command.get_params(ctx))
+        return command
+
+
 app = typer.Typer(
     name="ts358",
+    cls=_Group,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     help="3-5-8, the three-player trick-taking card game: play a match, solve positions.",
 )
+
+
+def _version(value: bool | None) -> None:
+    if value:
+        print(f"ts358 {ts358.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = None,
+) -> None:
+    """The options of ``ts358`` itself, before the command."""
 
 
 # Recent Typer vendors Click (and does not install it), older Typer uses Click itself: take

@@ -237,7 +237,7 @@ def solve_command(
     files: Annotated[
         list[str],
         typer.Argument(
-            metavar="FILE",
+            metavar="FILE...",
             help="Position files (TOML, see above); '-' reads stdin.",
             show_default=False,
         ),

@@ -366,6 +366,20 @@ def test_strong_hint_too_early_gives_the_rule_of_thumbs_card(monkeypatch):
     )
 
 
+def test_a_hint_with_one_choice_says_so():
+    from rich.console import Console
+
+    from ts358.players import advise
+    from ts358.session.table import CardStyle, render_advice
+
+    match = Match(Rules(length=3), seed=5)
+    while (p := match.pending()).kind is not DecisionKind.PLAY or len(p.view.options) > 1:
+        match.apply_answer(make_player("medium").decide(p.view))
+    out = io.StringIO()
+    Console(file=out, width=80).print(render_advice(advise(p.view), CardStyle(False)))
+    assert out.getvalue() == f"Only one choice: {p.view.options.lowest()}\n"
+
+
 def test_hint_at_the_game_choice_the_exchange_and_the_discard(monkeypatch):
     from ts358.players import Effort, SamplingPlayer
     from ts358.session import play as play_cli

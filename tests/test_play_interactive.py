@@ -17,7 +17,7 @@ from cli_runner import run_cli
 from ts358.cards import CardSet
 from ts358.deal import format_decision
 from ts358.match import Match
-from ts358.players import PlayEstimate, make_player
+from ts358.players import Advice, Basis, make_player
 from ts358.rules import Rules
 from ts358.session.history import load_entries
 from ts358.session.saves import read_save
@@ -72,7 +72,8 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     def fake_hint(view):
         calls.append(view)
         # One layout cut short by time: the hint says its values are estimates.
-        return PlayEstimate({card: float(i) for i, card in enumerate(view.options)}, 3, 1)
+        ranked = tuple((card, float(-i)) for i, card in enumerate(view.options))
+        return Advice(view.kind, Basis.SOLVED, ranked, sampled=4, solved=3, bounded=1)
 
     monkeypatch.setattr("ts358.session.play.strong_hint", fake_hint)
     plays = [i for i, (kind, view, _) in enumerate(steps) if kind is DecisionKind.PLAY]
@@ -284,7 +285,7 @@ def test_minus_player_chooses_the_return_for_a_trump():
             break
     assert found, "no seed with a trump given to the human"
     seed, steps, at = found
-    lines = [a for _, _, a in steps[:at]] + ["stop", steps[at][2], "quit"]
+    lines = [a for _, _, a in steps[:at]] + ["stop", "hint", steps[at][2], "quit"]
     result = invoke(
         ["--deals", "3", "--seed", str(seed), "--level", "easy", "--lang", "en", "--no-analysis"],
         "\n".join(lines) + "\n",
@@ -293,6 +294,11 @@ def test_minus_player_chooses_the_return_for_a_trump():
     received = steps[at][1].received
     assert f"You received the trump {received.symbol()}" in result.stdout
     assert "stop ends the exchange; now you have to answer with a card" in result.stdout
+    rule = make_player("medium").decide(steps[at][1])
+    assert (
+        "Not valued (the strong player does not value returns); the rule of thumb's choice: "
+        f"{rule.symbol()}"
+    ) in result.stdout
     save = read_save(
         next((Path(__import__("os").environ["TS358_HOME"]) / "saves").glob("*.json"))
     ).match
@@ -334,19 +340,84 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
     assert short[view.game.label] not in row.split("games left:")[1].split()
 
 
-def test_strong_hint_too_early_is_a_message_not_a_crash(monkeypatch):
+def test_strong_hint_too_early_gives_the_rule_of_thumbs_card(monkeypatch):
     from ts358.players import Effort, SamplingPlayer
     from ts358.session import play as play_cli
-    from ts358.session.human import HintUnavailable
 
     monkeypatch.setitem(
         play_cli._STRONG, 0, SamplingPlayer(0, effort=Effort(node_budget=1), tt_mb=1)
     )
+    monkeypatch.setattr(play_cli, "HINT_SECONDS", 1e-9)  # no time to prove anything
     match = Match(Rules(length=3), seed=3)
     while (pending := match.pending()).kind is not DecisionKind.PLAY:
         match.apply_answer(make_player("medium").decide(pending.view))
-    with pytest.raises(HintUnavailable, match="few tricks"):
-        play_cli.strong_hint(pending.view)
+    advice = play_cli.strong_hint(pending.view)
+    assert advice.basis is Basis.RULE_OF_THUMB
+    assert advice.best == make_player("medium").decide(pending.view)
+    out = io.StringIO()
+    from rich.console import Console
+
+    from ts358.session.table import CardStyle, render_advice
+
+    Console(file=out, width=200).print(render_advice(advice, CardStyle(True)))
+    assert out.getvalue() == (
+        "Not valued (no sampled layout could be solved in time this early in the deal); "
+        f"the rule of thumb's choice: {advice.best.symbol()}\n"
+    )
+
+
+def test_a_hint_with_one_choice_says_so():
+    from rich.console import Console
+
+    from ts358.players import advise
+    from ts358.session.table import CardStyle, render_advice
+
+    match = Match(Rules(length=3), seed=5)
+    while (p := match.pending()).kind is not DecisionKind.PLAY or len(p.view.options) > 1:
+        match.apply_answer(make_player("medium").decide(p.view))
+    out = io.StringIO()
+    Console(file=out, width=80).print(render_advice(advise(p.view), CardStyle(False)))
+    assert out.getvalue() == f"Only one choice: {p.view.options.lowest()}\n"
+
+
+def test_hint_at_the_game_choice_the_exchange_and_the_discard(monkeypatch):
+    from ts358.players import Effort, SamplingPlayer
+    from ts358.session import play as play_cli
+
+    # A lighter strong player than the session's: the same advice, sooner.
+    light = Effort(choose=2, discard=2, give=2, node_budget=300_000)
+    monkeypatch.setitem(play_cli._STRONG, 0, SamplingPlayer(0, effort=light, tt_mb=4))
+    wanted = {DecisionKind.CHOOSE, DecisionKind.GIVE, DecisionKind.DISCARD}
+    seed = next(s for s in range(40) if wanted <= {k for k, _, _ in human_script(s)[0]})
+    steps, _ = human_script(seed)
+    lines, asked = [], {}
+    for kind, view, answer in steps:
+        if kind in wanted and kind not in asked:
+            asked[kind] = view
+            lines.append("hint")
+        lines.append(answer)
+        if asked.keys() == wanted:
+            break
+    result = invoke(
+        ["--deals", "3", "--seed", str(seed), "--lang", "en", "--no-analysis"],
+        "\n".join([*lines, "quit"]) + "\n",
+    )
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "No hint available" not in out
+    blocks = {}
+    for block in out.split("> hint\n")[1:]:
+        title = block.split("\n", 1)[0]
+        blocks[title] = block.split(" > ", 1)[0].splitlines()[1:]
+    games = blocks["Expected deal score per game (strong computer player):"]
+    view = asked[DecisionKind.CHOOSE]
+    listed = [line.split()[0] for line in games if line.startswith("  ")]
+    assert len(listed) == len(view.available[view.seat]) and "← best" in games[1]
+    gives = blocks["Expected deal score per card to give (strong computer player):"]
+    assert gives[0] == "(each as if the exchange ended with that card)"
+    assert any(line.split()[0] == "stop" for line in gives[2:])
+    discards = blocks["Expected deal score of the best discards found (strong computer player):"]
+    assert "← best" in discards[1] and len(discards[1].split()) == 7  # 4 cards, score, ←, best
 
 
 def test_ctrl_c_during_the_review_skips_it_and_the_match_goes_on(home, monkeypatch):

@@ -143,7 +143,11 @@ def sequential_choice(seed, effort, view):
         solved += 1
     if not solved:
         for world in worlds:
-            rollouts = [player._rollout(view, world, f, t, d, g) for f, d, g, t in hands(world)]
+            rollouts = []
+            for full, discard, game, talon in hands(world):
+                dealt = list(world.hands)  # the hands before the talon
+                dealt[view.chooser] = full - talon
+                rollouts.append(player._rollout(view, tuple(dealt), talon, discard, game))
             totals = [t + s for t, s in zip(totals, rollouts)]
     best = max(range(len(options)), key=lambda i: (totals[i], -i))
     return options[best], solved, solver.nodes

@@ -5,8 +5,10 @@ The public API, importable from here: the cards and their notation (:class:`Card
 :class:`Rules`, :class:`VoidRule`, :func:`legal_cards`, :func:`trick_winner`), a deal and a
 match as state machines (:class:`Deal`, :class:`Match`, :class:`SeatView`), positions and the
 double-dummy solver (:class:`Position`, :func:`solve`), computer players
-(:func:`make_player`, :class:`Player`), match records (:func:`match_record`, :func:`replay`)
-and the errors each of them raises. docs/architecture.md shows how the package is laid out.
+(:func:`make_player`, :class:`Player`), advice at any decision from a seat's view
+(:func:`advise`, :class:`Advice`, :class:`Basis`, :class:`Effort`), match records
+(:func:`match_record`, :func:`replay`) and the errors each of them raises.
+docs/architecture.md shows how the package is laid out.
 
 >>> from ts358 import Match, Rules, make_player
 >>> match = Match(Rules(length=3), seed=7)
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
         Pending,
     )
     from ts358.match import Match, MatchSnapshot
-    from ts358.players import LEVELS, Player, make_player
+    from ts358.players import LEVELS, Advice, Basis, Effort, Player, advise, make_player
     from ts358.position import IllegalPlay, Position, PositionError
     from ts358.record import RecordError, match_record, replay
     from ts358.rules import Contract, Role, Rules, VoidRule
@@ -55,7 +57,7 @@ _MODULES = {
         "Pending",
     ),
     "ts358.match": ("Match", "MatchSnapshot"),
-    "ts358.players": ("LEVELS", "Player", "make_player"),
+    "ts358.players": ("LEVELS", "Advice", "Basis", "Effort", "Player", "advise", "make_player"),
     "ts358.position": ("IllegalPlay", "Position", "PositionError"),
     "ts358.record": ("RecordError", "match_record", "replay"),
     "ts358.rules": ("Contract", "Role", "Rules", "VoidRule"),
@@ -67,8 +69,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "LEVELS",
+    "Advice",
     "Answer",
     "Applied",
+    "Basis",
     "Card",
     "CardSet",
     "Contract",
@@ -76,6 +80,7 @@ __all__ = [
     "DealResult",
     "DealSetup",
     "DecisionKind",
+    "Effort",
     "IllegalDecision",
     "IllegalPlay",
     "Match",
@@ -96,6 +101,7 @@ __all__ = [
     "Suit",
     "Trick",
     "VoidRule",
+    "advise",
     "legal_cards",
     "make_player",
     "match_record",

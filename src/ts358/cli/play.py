@@ -17,8 +17,9 @@ from rich.text import Text
 from ts358._input import quote
 from ts358.cli.app import CommandError, app
 from ts358.cli.options import Deals, Language, Level, RuleSet, Seed, seconds
+from ts358.deal import Answer
 from ts358.match import Match
-from ts358.players import LEVELS, PlayEstimate
+from ts358.players import LEVELS, Advice
 from ts358.rules import Rules, VoidRule
 from ts358.session import play
 from ts358.session import texts as i18n
@@ -70,7 +71,7 @@ def _resume_path(text: str) -> Path:
     return max(saves)[1]
 
 
-def _hint(view: SeatView) -> PlayEstimate:
+def _hint(view: SeatView) -> Advice[Answer]:
     # Looked up at call time, so that tests can replace the strong hint.
     return play.strong_hint(view)
 

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from ts358.players.advice import Advice, Basis
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.random import RandomPlayer
-from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer
+from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer, advise
 
 __all__ = [
     "LEVELS",
+    "Advice",
+    "Basis",
     "Effort",
     "HeuristicPlayer",
     "PlayEstimate",
     "Player",
     "RandomPlayer",
     "SamplingPlayer",
+    "advise",
     "make_player",
 ]
 

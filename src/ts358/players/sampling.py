@@ -12,7 +12,12 @@ paranoid model: this seat alone against the other two.
 - Discard: a few candidate discards (rule-of-thumb variants) scored the same way.
 - Exchange: the rule of thumb (give low cards of suits without the ace; for a trump
   received, return the lowest side card): the solver adds little there and the exchange
-  happens before most of the deal is known.
+  happens before most of the deal is known. The advice values the gives all the same
+  (:meth:`SamplingPlayer.advise`), without changing the player's.
+
+The valuation is :meth:`SamplingPlayer.advise`: each decision's options ranked by their
+average score (:class:`~ts358.players.advice.Advice`), and the player takes the best, so
+that a hint and the player's own decision are one computation.
 
 Every decision has a node budget (:class:`Effort`): layouts are solved until it is spent.
 Whole deals are often too expensive to solve in budget (the game choice and the discard
@@ -47,18 +52,20 @@ from typing import Any, TypeVar
 
 from ts358 import _core358
 from ts358.cards import Card, CardSet, Suit
-from ts358.deal import Deal, DealSetup
+from ts358.deal import Answer, Deal, DealSetup
+from ts358.exchange import automatic_return
 from ts358.players._threads import run_threads
+from ts358.players.advice import Advice, Basis
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands, sample_worlds
-from ts358.rules import Contract, Role, triple
+from ts358.rules import Contract, Role, Triple, triple
 from ts358.view import DecisionKind, SeatView
 
-_O = TypeVar("_O")  # an option compared by _best_by_average
+_O = TypeVar("_O")  # an option ranked by _rank_by_average
 _R = TypeVar("_R")  # what solving one layout gives
 
-__all__ = ["Effort", "PlayEstimate", "SamplingPlayer"]
+__all__ = ["Effort", "PlayEstimate", "SamplingPlayer", "advise"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +90,7 @@ class Effort:
     choose: int = 8
     discard: int = 6
     discard_candidates: int = 6
+    give: int = 6  # layouts for the advice on a card to give (the player gives by rule of thumb)
     node_budget: int = 3_000_000
 
 
@@ -210,79 +218,190 @@ class SamplingPlayer(Player):
                 results[t + k * used] = result
         return results
 
-    def _chooser_scores(
+    def _seat_scores(
         self,
         view: SeatView,
-        hands: Iterable[tuple[CardSet, Contract]],
+        layouts: Iterable[tuple[Triple[CardSet], Contract]],
         budget: _Budget,
-        world: World,
     ) -> list[int] | None:
-        """The chooser's score for each (hand after the discard, game) against ``world``'s
-        other hands, or None if the budget ran out on the way."""
+        """This seat's score in each (whole deal, game) of ``layouts``, the deal given as the
+        hands by seat once the talon is taken and the discard made, the chooser on lead; or
+        None if the budget ran out on the way."""
+        role = view.role
         scores = []
-        for hand, game in hands:
-            layout = list(world.hands)
-            layout[view.chooser] = hand
-            masks = tuple(layout[view.seat_of(role)].mask for role in Role)
-            tricks = budget.run("value", masks, 0, [], int(game), int(view.rules.void), 0)
+        for hands, game in layouts:
+            masks = tuple(hands[view.seat_of(r)].mask for r in Role)
+            tricks = budget.run("value", masks, 0, [], int(game), int(view.rules.void), int(role))
             if tricks is None:
                 return None
-            scores.append(Role.CHOOSER.score(game, tricks))
+            scores.append(role.score(game, tricks))
         return scores
 
     def _rollout(
         self,
         view: SeatView,
-        world: World,
-        full: CardSet,
+        hands: Triple[CardSet],
         talon: CardSet,
         discard: CardSet,
         game: Contract,
     ) -> int:
-        """The chooser's score when the deal is played out by the rule of thumb on the
-        layout ``world``, the chooser holding ``full`` (twenty cards, the ``talon`` among
-        them) and discarding ``discard``: the cheap estimate used when exact solves of
-        whole deals do not fit the budget."""
-        hands = list(world.hands)
-        hands[view.chooser] = full - talon
+        """This seat's score when the deal is played out by the rule of thumb: ``hands`` by
+        seat before the talon (the chooser's sixteen), the chooser taking ``talon`` and
+        discarding ``discard``. The cheap estimate used when exact solves of whole deals do
+        not fit the budget."""
         setup = DealSetup(1, view.dealer, triple(tuple(h) for h in hands), tuple(talon))
         deal = Deal(setup, view.rules)  # deal 1: no exchange, already over or still unknown
         deal.choose(game)
         deal.discard(discard)
         while (pending := deal.pending()) is not None:
             deal.apply_answer(self._rule_of_thumb.decide(pending.view))
-        return deal.result().scores[view.chooser]
+        return deal.result().scores[view.seat]
 
-    def _best_by_average(
+    def _rank_by_average(
         self,
         view: SeatView,
         count: int,
         options: list[_O],
-        hands_of: Callable[[World], list[tuple[CardSet, Contract]]],
-        rollout_of: Callable[[World], list[int]],
-    ) -> _O:
-        """The option with the best chooser score summed over the sampled layouts.
+        deals_of: Callable[[World], list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]],
+        deadline: float,
+    ) -> Advice[_O]:
+        """The options ranked by this seat's score averaged over ``count`` sampled layouts.
 
-        ``hands_of(world)`` lists (hand after the discard, game) per option, solved exactly
-        while the budget lasts; each layout counts only if every option was solved on it
-        (paired). With not one layout solved (by any thread), the options are compared by
-        rule-of-thumb rollouts instead: ``rollout_of(world)`` lists each option's rollout
-        score."""
+        ``deals_of(world)`` gives each option's whole deal on that layout: (hands by seat
+        before the talon, the talon, the chooser's discard, the game). The deals are solved
+        exactly while the budget (and the deadline) lasts; each layout counts only if every
+        option was solved on it (paired). With not one layout solved (by any thread), the
+        options are compared by rule-of-thumb rollouts of the deals instead. Equal totals
+        keep the order of ``options``."""
         worlds = self._worlds(view, count)
 
         def solve(budget: _Budget, world: World) -> list[int] | None:
-            return self._chooser_scores(view, hands_of(world), budget, world)
+            layouts = [
+                (_with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard), game)
+                for hands, talon, discard, game in deals_of(world)
+            ]
+            return self._seat_scores(view, layouts, budget)
 
         totals = [0] * len(options)
         solved = 0
-        for scores in self._solve_layouts(worlds, solve):
+        for scores in self._solve_layouts(worlds, solve, deadline):
             if scores is not None:
                 totals = [t + s for t, s in zip(totals, scores)]
                 solved += 1
+        basis = Basis.SOLVED
         if not solved:
+            basis = Basis.ROLLOUTS
             for world in worlds:
-                totals = [t + s for t, s in zip(totals, rollout_of(world))]
-        return options[max(range(len(options)), key=lambda i: (totals[i], -i))]
+                rollouts = [self._rollout(view, *deal) for deal in deals_of(world)]
+                totals = [t + s for t, s in zip(totals, rollouts)]
+        layouts = solved or len(worlds)
+        order = sorted(range(len(options)), key=lambda i: (-totals[i], i))
+        assert view.kind is not None
+        return Advice(
+            view.kind,
+            basis,
+            tuple((options[i], totals[i] / layouts) for i in order),
+            sampled=len(worlds),
+            solved=solved,
+        )
+
+    # ------------------------------------------------------------------ advice
+
+    def advise(self, view: SeatView, time_limit: float | None = None) -> Advice[Answer]:
+        """The options of ``view``'s decision ranked by this seat's expected deal score over
+        sampled layouts, from the view alone: what the player decides by.
+
+        - Play: every legal card, valued as :meth:`estimate_play` does; by the rule of thumb
+          when nothing was proven on any layout.
+        - Game choice: every game left, each valued with the talon taken and the discard
+          made by rule of thumb; discard: a few candidates (:meth:`_discard_candidates`).
+          Both fall back on rule-of-thumb rollouts when no layout is solved in budget.
+        - Give: the lowest card of each suit that may be given and stopping, each valued as
+          if the exchange ended with it (a trump coming back as the rule of thumb returns
+          one, the chooser then discarding by rule of thumb). The player itself still gives
+          by rule of thumb: this valuation is advice only (the player is measured without it).
+        - Return of a trump: the rule of thumb's choice, not valued: the view does not say who
+          gave the trump, so no layout can be sampled.
+        - One option only: forced, nothing valued.
+
+        Within the node budget and, if given, ``time_limit`` seconds for the solves (the
+        rollouts that replace them come after it, about 0.1-0.2 s for a game choice)."""
+        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
+        kind = view.kind
+        if kind is DecisionKind.PLAY:
+            return self._advise_play(view, time_limit)
+        if kind is DecisionKind.CHOOSE:
+            return self._advise_choose(view, deadline)
+        if kind is DecisionKind.DISCARD:
+            return self._advise_discard(view, deadline)
+        if kind is DecisionKind.GIVE:
+            return self._advise_give(view, deadline)
+        if kind is DecisionKind.RETURN:
+            return _rule_of_thumb(view, self._rule_of_thumb.choose_return(view), view.options)
+        raise ValueError(f"no decision is asked in this view (kind {kind!r})")
+
+    def _advise_play(self, view: SeatView, time_limit: float | None) -> Advice[Card]:
+        options = list(view.options)
+        if len(options) == 1:
+            return _forced(view, options[0])
+        estimate = self.estimate_play(view, time_limit)
+        scores = estimate.scores
+        if not scores:
+            choice = self._rule_of_thumb.play(view)
+            return _rule_of_thumb(view, choice, options, self._play_layouts(view))
+        # Best average score; among equals the lowest card, which gives least away.
+        ranked = sorted(options, key=lambda c: (scores[c], -c.rank, -c.id), reverse=True)
+        return Advice(
+            DecisionKind.PLAY,
+            Basis.SOLVED,
+            tuple((card, scores[card]) for card in ranked),
+            sampled=self._play_layouts(view),
+            solved=estimate.solved,
+            bounded=estimate.bounded,
+        )
+
+    def _advise_choose(self, view: SeatView, deadline: float) -> Advice[Contract]:
+        games = sorted(view.available[view.seat])
+        if len(games) == 1:
+            return _forced(view, games[0])
+
+        def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
+            full = world.hands[view.seat] | world.pile  # own sixteen plus the talon
+            return [
+                (world.hands, world.pile, self._rule_of_thumb_discard(view, full, g), g)
+                for g in games
+            ]
+
+        return self._rank_by_average(view, self.effort.choose, games, deals, deadline)
+
+    def _advise_discard(self, view: SeatView, deadline: float) -> Advice[CardSet]:
+        game = view.game
+        assert game is not None and view.talon is not None
+        talon = view.talon
+        candidates = self._discard_candidates(view)
+        if len(candidates) == 1:
+            return _forced(view, candidates[0])
+
+        def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
+            hands = _with_hand(world.hands, view.seat, view.options - talon)
+            return [(hands, talon, c, game) for c in candidates]
+
+        return self._rank_by_average(view, self.effort.discard, candidates, deals, deadline)
+
+    def _advise_give(self, view: SeatView, deadline: float) -> Advice[Card | None]:
+        game = view.game
+        assert game is not None
+        candidates = self._give_candidates(view)
+
+        def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
+            out = []
+            for card in candidates:
+                hands = self._after_give(view, world.hands, card)
+                full = hands[view.chooser] | world.pile
+                out.append((hands, world.pile, self._rule_of_thumb_discard(view, full, game), game))
+            return out
+
+        return self._rank_by_average(view, self.effort.give, candidates, deals, deadline)
 
     # ------------------------------------------------------------------ decisions
 
@@ -300,7 +419,6 @@ class SamplingPlayer(Player):
         The layouts are summed in their order, whichever thread solved them."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
         effort = self.effort
-        count = effort.play_late if len(view.hand) <= effort.late_from else effort.play_early
         role = view.role
         leader = view.leader if view.leader is not None else view.seat
         trick = [c.id for c in view.trick]
@@ -319,7 +437,7 @@ class SamplingPlayer(Player):
         solved = bounded = 0
         n = len(view.hand)
         # Late in the deal the layouts take milliseconds: not worth the threads.
-        worlds = self._worlds(view, count)
+        worlds = self._worlds(view, self._play_layouts(view))
         for raw in self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from):
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
                 continue  # not reached, or nothing proven on this layout
@@ -337,58 +455,74 @@ class SamplingPlayer(Player):
         scores = {Card.from_id(i): total / layouts for i, total in totals.items()}
         return PlayEstimate(scores, solved, bounded)
 
+    def _play_layouts(self, view: SeatView) -> int:
+        effort = self.effort
+        return effort.play_late if len(view.hand) <= effort.late_from else effort.play_early
+
     def play_scores(self, view: SeatView) -> dict[Card, float]:
         """:meth:`estimate_play`'s scores within the node budget (empty if nothing was
         proven on any layout)."""
         return self.estimate_play(view).scores
 
     def play(self, view: SeatView) -> Card:
-        options = list(view.options)
-        if len(options) == 1:
-            return options[0]
-        scores = self.play_scores(view)
-        if not scores:
-            return self._rule_of_thumb.play(view)
-        # Best average score; among equals the lowest card, which gives least away.
-        return max(options, key=lambda c: (scores[c], -c.rank, -c.id))
+        return self._advise_play(view, None).best
 
     def choose_game(self, view: SeatView) -> Contract:
-        games = sorted(view.available[view.seat])
-        if len(games) == 1:
-            return games[0]
-
-        def discards(world: World) -> list[tuple[CardSet, CardSet, Contract]]:
-            full = world.hands[view.seat] | world.pile  # own sixteen plus the talon
-            return [(full, self._rule_of_thumb_discard(view, full, g), g) for g in games]
-
-        return self._best_by_average(
-            view,
-            self.effort.choose,
-            games,
-            lambda w: [(full - d, g) for full, d, g in discards(w)],
-            lambda w: [self._rollout(view, w, full, w.pile, d, g) for full, d, g in discards(w)],
-        )
+        return self._advise_choose(view, 0.0).best
 
     def discard(self, view: SeatView) -> CardSet:
-        game = view.game
-        assert game is not None and view.talon is not None
-        talon = view.talon
-        candidates = self._discard_candidates(view)
-        if len(candidates) == 1:
-            return candidates[0]
-        return self._best_by_average(
-            view,
-            self.effort.discard,
-            candidates,
-            lambda w: [(view.options - c, game) for c in candidates],
-            lambda w: [self._rollout(view, w, view.options, talon, c, game) for c in candidates],
-        )
+        return self._advise_discard(view, 0.0).best
 
     def give(self, view: SeatView) -> Card | None:
         return self._rule_of_thumb.give(view)
 
     def choose_return(self, view: SeatView) -> Card:
         return self._rule_of_thumb.choose_return(view)
+
+    # ------------------------------------------------------------------ the exchange
+
+    def _give_candidates(self, view: SeatView) -> list[Card | None]:
+        """The rule of thumb's give first, then the lowest card of each other suit that may
+        be given, then stopping. The lowest card stands for its suit: for a side card the
+        receiver's highest of the suit comes back (or the card itself), so a higher card
+        would bring back the same and keep a worse one; for a trump any card may come
+        back, and the lowest trump costs least."""
+        candidates: list[Card | None] = [self._rule_of_thumb.give(view)]
+        for suit in Suit:
+            cards = view.options.suit(suit)
+            if cards and cards.lowest() not in candidates:
+                candidates.append(cards.lowest())
+        if None not in candidates:
+            candidates.append(None)
+        return candidates
+
+    def _after_give(
+        self, view: SeatView, hands: Triple[CardSet], card: Card | None
+    ) -> Triple[CardSet]:
+        """``hands`` by seat once this seat gave ``card`` (None: stopped) to ``view.give_to``
+        and got its return: the automatic one, or for a trump the rule of thumb's."""
+        if card is None:
+            return hands
+        game = view.game
+        receiver = view.give_to
+        assert game is not None and receiver is not None
+        received = hands[receiver].with_card(card)
+        back = automatic_return(hands[receiver], card, game)
+        if back is None:
+            as_receiver = view._replace(
+                seat=receiver,
+                hand=received,
+                options=received,
+                kind=DecisionKind.RETURN,
+                give_to=None,
+                gives_left=0,
+                received=card,
+            )
+            back = self._rule_of_thumb.choose_return(as_receiver)
+        out = list(hands)
+        out[receiver] = received.without_card(back)
+        out[view.seat] = hands[view.seat].without_card(card).with_card(back)
+        return triple(out)
 
     # ------------------------------------------------------------------ discards
 
@@ -428,3 +562,43 @@ class SamplingPlayer(Player):
             if suit != game.trump and 0 < len(cards) <= 4:
                 add(cards)
         return candidates[: self.effort.discard_candidates]
+
+
+def _forced(view: SeatView, answer: _O) -> Advice[_O]:
+    assert view.kind is not None
+    return Advice(view.kind, Basis.FORCED, ((answer, None),))
+
+
+def _rule_of_thumb(
+    view: SeatView, choice: _O, options: Iterable[_O], sampled: int = 0
+) -> Advice[_O]:
+    """The rule of thumb's ``choice`` first, then the other ``options`` in their order
+    (``sampled`` layouts were dealt and nothing proven on them)."""
+    assert view.kind is not None
+    rest = tuple((o, None) for o in options if o != choice)
+    return Advice(view.kind, Basis.RULE_OF_THUMB, ((choice, None), *rest), sampled=sampled)
+
+
+def _with_hand(hands: Triple[CardSet], seat: int, hand: CardSet) -> Triple[CardSet]:
+    out = list(hands)
+    out[seat] = hand
+    return triple(out)
+
+
+def advise(
+    view: SeatView,
+    *,
+    time_limit: float | None = 1.0,
+    seed: int = 0,
+    effort: Effort | None = None,
+    threads: int = 1,
+) -> Advice[Answer]:
+    """Advice at ``view``'s decision, from that seat's view alone: its options ranked by the
+    seat's expected deal score over sampled layouts (:meth:`SamplingPlayer.advise`).
+
+    A fresh hard player of ``seed``, ``effort`` and ``threads`` thinks for at most
+    ``time_limit`` seconds (None: only the node budget of ``effort`` limits it, and the
+    advice is the same on any machine). Where the hard player values its options (the game,
+    the discard, the card to play), the best option is its decision with the same seed,
+    effort and threads and no time limit."""
+    return SamplingPlayer(seed, effort, threads=threads).advise(view, time_limit)

@@ -22,12 +22,13 @@ from rich.text import Text
 
 from ts358.cards import Card, CardSet, NotationError
 from ts358.deal import Answer, DealResult
+from ts358.players.advice import Advice
 from ts358.players.base import Player
-from ts358.players.sampling import PlayEstimate
 from ts358.rules import Contract
 from ts358.session.table import (
     CardStyle,
     hand_order,
+    render_advice,
     render_finished_trick,
     render_games,
     render_scores,
@@ -38,7 +39,7 @@ from ts358.view import DecisionKind, SeatView, Trick
 
 _A = TypeVar("_A")  # what a prompt reads
 
-__all__ = ["HintUnavailable", "HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
+__all__ = ["HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
 
 COMMANDS = ("hint", "last", "talon", "score", "help", "quit")
 _STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}
@@ -47,10 +48,6 @@ _QUIT_WORDS = {"quit", "q", "exit", "koniec gry", "konec hry"}
 
 class QuitRequested(Exception):
     """The player typed ``quit`` (or input ended): save and stop."""
-
-
-class HintUnavailable(Exception):
-    """No hint can be given now (the strong player is not available)."""
 
 
 class InputError(ValueError):
@@ -105,8 +102,8 @@ class HumanPlayer(Player):
         style: how cards are written.
         names: display names by seat.
         history: the finished deals of the match so far (for ``score``).
-        hint: the expected deal score of each legal card for a play view (for ``hint``);
-            raises :class:`HintUnavailable` when it can't.
+        hint: the advice at any decision (for ``hint``), e.g.
+            :func:`ts358.session.play.strong_hint`.
     """
 
     name = "human"
@@ -118,7 +115,7 @@ class HumanPlayer(Player):
         style: CardStyle,
         names: Sequence[str],
         history: Callable[[], Sequence[DealResult]] = lambda: (),
-        hint: Callable[[SeatView], PlayEstimate] | None = None,
+        hint: Callable[[SeatView], Advice[Answer]] | None = None,
         err_console: Console | None = None,
     ) -> None:
         self.io = io
@@ -265,37 +262,16 @@ class HumanPlayer(Player):
                 self.error(str(exc))
 
     def _hint(self, view: SeatView) -> None:
-        if view.kind is not DecisionKind.PLAY:
-            self.error(t("hint.unavailable", reason=t("hint.only_play")))
-            return
         if self.hint is None:
             self.error(t("hint.unavailable", reason="-"))
             return
         self.err_console.print(Text(t("hint.thinking"), style="dim"))
         try:
-            estimate = self.hint(view)
+            advice = self.hint(view)
         except KeyboardInterrupt:
             self.error(t("hint.cancelled"))
             return
-        except HintUnavailable as exc:
-            self.error(t("hint.unavailable", reason=str(exc)))
-            return
-        scores = estimate.scores
-        self.say(t("hint.title"), "bold")
-        if not estimate.exact:
-            self.say(t("hint.estimate", solved=estimate.solved, bounded=estimate.bounded), "dim")
-        best = max(scores.values())
-        order = hand_order(CardSet(scores))
-        for card in sorted(order, key=lambda c: -scores[c]):
-            line = Text("  ")
-            line.append_text(self.style.card(card, "bold"))
-            line.append(f"  {scores[card]:+.2f}")
-            if scores[card] >= best - 1e-9:
-                line.append(
-                    f"  ← {t('hint.best')}" if self.style.symbols else f"  <- {t('hint.best')}",
-                    style="green",
-                )
-            self.console.print(line)
+        self.console.print(render_advice(advice, self.style))
 
     def _last(self, view: SeatView) -> None:
         if not view.tricks:

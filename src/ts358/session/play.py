@@ -34,10 +34,10 @@ from ts358.analysis.solve import default_threads
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match, player_seed
-from ts358.players import PlayEstimate, SamplingPlayer, make_player
+from ts358.players import Advice, SamplingPlayer, make_player
 from ts358.record import write_record
 from ts358.session.history import entry_from_match, record_match
-from ts358.session.human import HintUnavailable, HumanPlayer, LineInput, QuitRequested
+from ts358.session.human import HumanPlayer, LineInput, QuitRequested
 from ts358.session.saves import DEFAULT_ANALYSIS_SECONDS, SavedMatch, write_save
 from ts358.session.table import (
     CardStyle,
@@ -141,19 +141,15 @@ HINT_SECONDS = 1.0
 """About how long a hint may think."""
 
 
-def strong_hint(view: SeatView) -> PlayEstimate:
-    """The strong (sampling) player's expected deal score of each legal card, within about
-    :data:`HINT_SECONDS` on every usable core (estimates from bounds where a layout was not
-    solved in time).
-
-    Raises HintUnavailable when nothing at all could be proven in time."""
+def strong_hint(view: SeatView) -> Advice[Answer]:
+    """The strong (sampling) player's advice at any decision (:meth:`SamplingPlayer.advise`):
+    the options ranked by their expected deal score, thinking about :data:`HINT_SECONDS` on
+    every usable core (estimates where a layout was not solved in time, the rule of thumb's
+    choice where nothing could be valued)."""
     player = _STRONG.get(0)
     if player is None:
         player = _STRONG[0] = SamplingPlayer(0, threads=default_threads())
-    estimate = player.estimate_play(view, time_limit=HINT_SECONDS)
-    if not estimate.scores:
-        raise HintUnavailable(t("hint.too_early"))
-    return estimate
+    return player.advise(view, time_limit=HINT_SECONDS)
 
 
 @dataclasses.dataclass
@@ -174,7 +170,7 @@ class PlayOptions:
     analysis: bool = True
     analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
     record: Path | None = None
-    hint: Callable[[SeatView], PlayEstimate] | None = strong_hint
+    hint: Callable[[SeatView], Advice[Answer]] | None = strong_hint
     symbols: bool = True
     stats: bool = True
 

@@ -17,7 +17,8 @@ from rich.text import Text
 
 from ts358.analysis.review import DealReview, TrickValues
 from ts358.cards import Card, CardSet, Suit
-from ts358.deal import DealResult
+from ts358.deal import Answer, DealResult
+from ts358.players.advice import Advice, Basis
 from ts358.rules import Contract
 from ts358.session.history import MatchEntry, leaderboard, summarize_history
 from ts358.session.texts import (
@@ -34,6 +35,7 @@ from ts358.view import DecisionKind, SeatView, Trick
 __all__ = [
     "CardStyle",
     "hand_order",
+    "render_advice",
     "render_games",
     "render_hand",
     "render_history",
@@ -239,6 +241,59 @@ def render_games(view: SeatView) -> Table:
             else Text(f"{game_name(game)} ({t('table.used')})", style="dim strike"),
         )
     return table
+
+
+_ADVICE_TITLES = {
+    DecisionKind.PLAY: "hint.title",
+    DecisionKind.CHOOSE: "hint.title_choose",
+    DecisionKind.DISCARD: "hint.title_discard",
+    DecisionKind.GIVE: "hint.title_give",
+}
+
+
+def _answer(answer: Answer, style: CardStyle) -> Text:
+    if isinstance(answer, Card):
+        return style.card(answer, "bold")
+    if isinstance(answer, Contract):
+        return Text(game_name(answer), style="bold")
+    if isinstance(answer, CardSet):
+        cards = style.cards(hand_order(answer))
+        cards.stylize("bold")
+        return cards
+    return Text(t("hint.stop"), style="bold")
+
+
+def render_advice(advice: Advice[Answer], style: CardStyle) -> RenderableType:
+    """A hint: the options best first with their expected deal scores and what the scores
+    rest on, or the rule of thumb's choice and why nothing was valued."""
+    if advice.basis is Basis.FORCED:
+        return Text(style.text(t("hint.forced")) + " ").append_text(_answer(advice.best, style))
+    if advice.basis is Basis.RULE_OF_THUMB:
+        why = "hint.why_return" if advice.kind is DecisionKind.RETURN else "hint.why_unsolved"
+        head = style.text(t("hint.rule_of_thumb", reason=t(why)))
+        return Text(head + " ").append_text(_answer(advice.best, style))
+    parts: list[RenderableType] = [Text(style.text(t(_ADVICE_TITLES[advice.kind])), style="bold")]
+    if advice.kind is DecisionKind.GIVE:
+        parts.append(Text(t("hint.give_note"), style="dim"))
+    if advice.basis is Basis.ROLLOUTS:
+        note = t("hint.rollouts", layouts=advice.layouts)
+    elif advice.exact:
+        note = t("hint.layouts", layouts=advice.layouts)
+    else:
+        note = t("hint.estimate", solved=advice.solved, bounded=advice.bounded)
+    parts.append(Text(note, style="dim"))
+    best = advice.options[0][1]
+    assert best is not None  # solved or rolled out: every option has a score
+    arrow = "←" if style.symbols else "<-"
+    table = Table(box=None, show_header=False, padding=(0, 0, 0, 2))
+    table.add_column()
+    table.add_column(justify="right")
+    table.add_column()
+    for answer, score in advice.options:
+        mark = Text(f"{arrow} {t('hint.best')}", style="green") if score == best else ""
+        table.add_row(_answer(answer, style), f"{score:+.2f}", mark)
+    parts.append(table)
+    return Group(*parts)
 
 
 def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> RenderableType:

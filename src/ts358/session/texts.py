@@ -114,7 +114,7 @@ _EN: dict[str, str] = {
     "help.title": "Commands (accepted at every prompt):",
     "help.text": (
         "  a card: {cards}, th, or its number in your hand\n"
-        "  hint   the strong computer player's expected deal score for each card you may play\n"
+        "  hint   the strong computer player's expected deal score of each choice you have\n"
         "  last   the last trick\n"
         "  talon  the talon and, if you took it, your discard\n"
         "  score  the match score table\n"
@@ -126,10 +126,19 @@ _EN: dict[str, str] = {
     "hint.title": "Expected deal score per card (strong computer player):",
     "hint.best": "best",
     "hint.unavailable": "No hint available: {reason}",
-    "hint.only_play": "hints are given when you play a card",
-    "hint.too_early": "this early in the deal no sampled layout can be solved in time; ask again after a few tricks",
     "hint.cancelled": "Hint cancelled.",
     "hint.estimate": "(estimates: {solved} layouts solved, {bounded} cut short by time and counted by the bounds proven)",
+    "hint.title_choose": "Expected deal score per game (strong computer player):",
+    "hint.title_discard": "Expected deal score of the best discards found (strong computer player):",
+    "hint.title_give": "Expected deal score per card to give (strong computer player):",
+    "hint.give_note": "(each as if the exchange ended with that card)",
+    "hint.stop": "stop",
+    "hint.layouts": "(average over {layouts} sampled layouts, each solved exactly)",
+    "hint.rollouts": "(estimates: no layout could be solved in time; {layouts} sampled layouts played out by the rule of thumb)",
+    "hint.forced": "Only one choice:",
+    "hint.rule_of_thumb": "Not valued ({reason}); the rule of thumb's choice:",
+    "hint.why_return": "the strong player does not value returns",
+    "hint.why_unsolved": "no sampled layout could be solved in time this early in the deal",
     "last.none": "No trick has been completed in this deal yet.",
     "last.trick": "Last trick ({number}): {cards}  won by {winner}.",
     "talon.none": "The talon has not been shown yet in this deal.",
@@ -270,7 +279,7 @@ _PL: dict[str, str] = {
     "help.title": "Polecenia (działają przy każdym pytaniu):",
     "help.text": (
         "  karta: {cards}, th albo jej numer na ręce\n"
-        "  hint   oczekiwany wynik rozdania dla każdej dozwolonej karty według silnego komputera\n"
+        "  hint   oczekiwany wynik rozdania dla każdego możliwego wyboru według silnego komputera\n"
         "  last   ostatnia lewa\n"
         "  talon  musik i, jeśli go wziąłeś, twoje odrzucone karty\n"
         "  score  tabela wyników partii\n"
@@ -282,10 +291,19 @@ _PL: dict[str, str] = {
     "hint.title": "Oczekiwany wynik rozdania dla każdej karty (silny komputer):",
     "hint.best": "najlepsza",
     "hint.unavailable": "Podpowiedź niedostępna: {reason}",
-    "hint.only_play": "podpowiedzi są przy zagrywaniu karty",
-    "hint.too_early": "tak wcześnie w rozdaniu żadnego losowanego układu nie da się rozwiązać na czas; zapytaj po kilku lewach",
     "hint.cancelled": "Podpowiedź przerwana.",
     "hint.estimate": "(szacunek: rozwiązanych układów {solved}, przerwanych z braku czasu {bounded}, liczonych według udowodnionych granic)",
+    "hint.title_choose": "Oczekiwany wynik rozdania dla każdej gry (silny komputer):",
+    "hint.title_discard": "Oczekiwany wynik rozdania dla najlepszych znalezionych odrzuceń (silny komputer):",
+    "hint.title_give": "Oczekiwany wynik rozdania dla każdej karty do oddania (silny komputer):",
+    "hint.give_note": "(każda tak, jakby wymiana kończyła się na tej karcie)",
+    "hint.stop": "stop",
+    "hint.layouts": "(średnia z {layouts} losowanych układów, każdy rozwiązany dokładnie)",
+    "hint.rollouts": "(szacunek: żadnego układu nie udało się rozwiązać na czas; {layouts} losowanych układów rozegranych według prostych zasad)",
+    "hint.forced": "Jest tylko jeden wybór:",
+    "hint.rule_of_thumb": "Bez oceny ({reason}); wybór według prostych zasad:",
+    "hint.why_return": "silny komputer nie ocenia oddawanych kart",
+    "hint.why_unsolved": "tak wcześnie w rozdaniu żadnego losowanego układu nie da się rozwiązać na czas",
     "last.none": "W tym rozdaniu nie ma jeszcze zakończonej lewy.",
     "last.trick": "Ostatnia lewa ({number}): {cards}  bierze {winner}.",
     "talon.none": "W tym rozdaniu musik nie został jeszcze odkryty.",
@@ -421,7 +439,7 @@ _CS: dict[str, str] = {
     "help.title": "Příkazy (platí při každé otázce):",
     "help.text": (
         "  karta: {cards}, th nebo její číslo v ruce\n"
-        "  hint   očekávaný výsledek rozdání pro každou povolenou kartu podle silného počítače\n"
+        "  hint   očekávaný výsledek rozdání pro každou možnou volbu podle silného počítače\n"
         "  last   poslední štych\n"
         "  talon  talon a, pokud jste ho vzali, vaše odložené karty\n"
         "  score  tabulka skóre partie\n"
@@ -433,10 +451,19 @@ _CS: dict[str, str] = {
     "hint.title": "Očekávaný výsledek rozdání pro každou kartu (silný počítač):",
     "hint.best": "nejlepší",
     "hint.unavailable": "Nápověda není k dispozici: {reason}",
-    "hint.only_play": "nápověda je při hraní karty",
-    "hint.too_early": "takto brzy v rozdání nelze včas vyřešit žádné vylosované rozložení; zeptejte se po několika štyších",
     "hint.cancelled": "Nápověda zrušena.",
     "hint.estimate": "(odhad: vyřešených rozložení {solved}, {bounded} přerušených pro nedostatek času a započtených podle dokázaných mezí)",
+    "hint.title_choose": "Očekávaný výsledek rozdání pro každou hru (silný počítač):",
+    "hint.title_discard": "Očekávaný výsledek rozdání pro nejlepší nalezená odložení (silný počítač):",
+    "hint.title_give": "Očekávaný výsledek rozdání pro každou kartu k dání (silný počítač):",
+    "hint.give_note": "(každá, jako by výměna touto kartou skončila)",
+    "hint.stop": "stop",
+    "hint.layouts": "(průměr z {layouts} vylosovaných rozložení, každé vyřešené přesně)",
+    "hint.rollouts": "(odhad: žádné rozložení nešlo včas vyřešit; {layouts} vylosovaných rozložení dohráno podle jednoduchých pravidel)",
+    "hint.forced": "Je jen jedna možnost:",
+    "hint.rule_of_thumb": "Bez ocenění ({reason}); volba podle jednoduchých pravidel:",
+    "hint.why_return": "silný počítač vracené karty neoceňuje",
+    "hint.why_unsolved": "takto brzy v rozdání nelze včas vyřešit žádné vylosované rozložení",
     "last.none": "V tomto rozdání ještě žádný štych neskončil.",
     "last.trick": "Poslední štych ({number}): {cards}  bere {winner}.",
     "talon.none": "Talon v tomto rozdání ještě nebyl otočen.",

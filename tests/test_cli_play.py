@@ -40,8 +40,7 @@ def test_auto_match_writes_a_record_that_replays(tmp_path, level):
     assert record["seed"] == 12 and record["length"] == 3
     # Each deal's game, its 16 tricks and the scores are printed.
     for deal in record["deals"]:
-        assert f"Deal {deal['number']}:" in out
-        assert f"game: {deal['game']}" in out
+        assert f"Deal {deal['number']}: {deal['game']}, " in out
     assert len(re.findall(r"^\s+\d+\. .* won by ", out, re.M)) == 3 * 16
     assert out.count("scores:") == 3
     assert "Final standings:" in out

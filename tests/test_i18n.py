@@ -36,7 +36,7 @@ def test_every_key_used_by_play_and_stats_exists():
         used |= set(re.findall(r'\btn?\(\s*"([a-z_.-]+)"', path.read_text(encoding="utf-8")))
     assert len(used) > 60
     assert used <= set(MESSAGES["en"]), used - set(MESSAGES["en"])
-    # Keys built at run time: games, roles, levels, rules, short names.
+    # Keys built at run time: games, roles, levels, rules, short names, tricks you took.
     for game in Contract:
         assert f"game.{game.label}" in MESSAGES["en"]
     for key in (
@@ -50,6 +50,8 @@ def test_every_key_used_by_play_and_stats_exists():
         "rules.kurnik",
         "short.no-trump",
         "short.no-tricks",
+        "ev.trick_you",
+        "last.trick_you",
     ):
         assert key in MESSAGES["en"]
 
@@ -108,8 +110,8 @@ def test_detect_language(env, lang):
 
 
 def test_t_formats_and_falls_back():
-    assert t("table.tricks", "pl", taken=2, need=8) == "lewy 2/8"
-    assert t("table.tricks", "cs", taken=2, need=8) == "štychy: 2/8"
+    assert t("table.tricks_at_most", "pl", taken=2, limit=8) == "2, najwyżej 8"
+    assert t("table.tricks_at_most", "cs", taken=2, limit=8) == "2, nejvýše 8"
     assert t("no.such.key", "cs") == "no.such.key"
     i18n.set_language("cs")
     try:

@@ -96,7 +96,7 @@ def test_enter_plays_the_only_card_allowed(tmp_path):
     assert "" in answers
     child = spawn(tmp_path, "--seed", str(seed))
     for answer in answers:
-        child.expect("the only card you may play" if answer == "" else PROMPT)
+        child.expect("your only legal card" if answer == "" else PROMPT)
         if answer == "":
             child.expect(PROMPT)
         child.sendline(answer)

@@ -43,11 +43,16 @@ def _interval(ci: list[float] | None) -> str:
 
 
 def _arena_table(doc: dict[str, Any]) -> Table:
+    # No borders, so that it fits 80 columns (the width of a pipe) with room to spare, and
+    # an interval never broken over two lines.
     table = Table(
         title=(
             f"Score per deal: {doc['boards']} boards x {doc['permutations']} seatings = "
             f"{doc['deals']} deals, seed {doc['seed']}"
-        )
+        ),
+        box=None,
+        padding=(0, 2, 0, 0),
+        pad_edge=False,
     )
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("player", "left"),
@@ -60,7 +65,7 @@ def _arena_table(doc: dict[str, Any]) -> Table:
         ("max ms", "right"),
     )
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        table.add_column(name, justify=justify, no_wrap=name == "95% CI")
     for r in doc["results"]:
         table.add_row(
             r["config"],

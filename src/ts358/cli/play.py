@@ -144,8 +144,9 @@ def play_command(
             _, symbols = _begin(PlaySettings(), given)
             _auto(match_rules, match_seed, level or DEFAULT_LEVEL, symbols, record)
             return
-        console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-        err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
+        # Rich wraps long lines at word boundaries to the terminal's width (80 when piped).
+        console = Console(file=sys.stdout, highlight=False)
+        err = Console(file=sys.stderr, highlight=False)
         # Holds the save's lock until the session ends.
         with contextlib.ExitStack() as hold:
             if resume is not None:
@@ -204,9 +205,8 @@ def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | Non
             "auto.start",
             deals=rules.length,
             seed=seed,
-            rules=rules.void.label,
-            level=level,
-            names=", ".join(match.names),
+            rules=i18n.t(f"rules.{rules.void.label}"),
+            level=i18n.t(f"level.{level}"),
         )
     )
     play.play_auto(match, level, symbols, typer.echo)
@@ -240,7 +240,10 @@ def _resumed(saved: SavedMatch, save_path: Path, console: Console) -> bool:
         console.print(render_standings(match.totals, match.standings(), seat_names(saved.human)))
         return False
     console.print(
-        Text(i18n.t("match.resumed", path=save_path, number=match.number, total=match.rules.length))
+        Text(
+            i18n.t("match.resumed", path=save_path, number=match.number, total=match.rules.length)
+        ),
+        soft_wrap=True,  # a path is never broken
     )
     return True
 

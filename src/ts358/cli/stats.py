@@ -48,7 +48,7 @@ def stats_command(
     except OSError as exc:
         raise CommandError(f"{path}: can't read the statistics: {exc.strerror or exc}") from None
     if bad:
-        print("ts358: warning: " + i18n.tn("stats.bad_lines", bad, path=path), file=sys.stderr)
+        print("ts358: warning: " + i18n.t("stats.bad_lines", count=bad, path=path), file=sys.stderr)
     if as_json:
         for entry in entries:
             sys.stdout.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")

@@ -34,7 +34,7 @@ from ts358.session.table import (
     render_scores,
     render_table,
 )
-from ts358.session.texts import game_name, games_text, parse_game, t, tn
+from ts358.session.texts import game_name, games_text, parse_game, t
 from ts358.view import DecisionKind, SeatView, Trick
 
 _A = TypeVar("_A")  # what a prompt reads
@@ -136,7 +136,7 @@ class HumanPlayer(Player):
     # ------------------------------------------------------------------ output
 
     def say(self, message: str, style: str = "") -> None:
-        self.console.print(Text(self.style.text(message), style=style), soft_wrap=True)
+        self.console.print(Text(self.style.text(message), style=style))
 
     def error(self, message: str) -> None:
         self.say(message, "yellow")
@@ -179,9 +179,9 @@ class HumanPlayer(Player):
         if view.others_exchanged > self._seen_others:
             others = [s for s in range(3) if s != view.seat]
             self.say(
-                tn(
+                t(
                     "ev.others_exchanged",
-                    view.others_exchanged,
+                    count=view.others_exchanged,
                     a=names[others[0]],
                     b=names[others[1]],
                 )
@@ -194,19 +194,19 @@ class HumanPlayer(Player):
                 self.say(t("ev.talon_you", cards=cards))
             else:
                 self.say(t("ev.talon", cards=cards, name=names[view.chooser]))
-        self._show_tricks(view.tricks)
+        self._show_tricks(view.tricks, view.seat)
 
-    def _show_tricks(self, tricks: Sequence[Trick]) -> None:
+    def _show_tricks(self, tricks: Sequence[Trick], seat: int) -> None:
         for number in range(self._seen_tricks + 1, len(tricks) + 1):
             self.console.print(
-                render_finished_trick(number, tricks[number - 1], self.names, self.style)
+                render_finished_trick(number, tricks[number - 1], self.names, self.style, seat)
             )
         self._seen_tricks = max(self._seen_tricks, len(tricks))
 
     def finish_deal(self, result: DealResult) -> None:
         """Show the tricks played after this seat's last decision of a finished deal."""
-        if result.number == self._deal:
-            self._show_tricks(result.tricks)
+        if result.number == self._deal and self._last_view is not None:
+            self._show_tricks(result.tricks, self._last_view.seat)
 
     # ------------------------------------------------------------------ the loop
 
@@ -278,15 +278,10 @@ class HumanPlayer(Player):
             self.say(t("last.none"))
             return
         number = len(view.tricks)
-        trick = view.tricks[-1]
-        head = t("last.trick", number=number, cards="\0", winner=self.names[trick.winner])
-        before, _, after = head.partition("\0")
-        from ts358.session.table import render_trick
-
         self.console.print(
-            Text(before)
-            .append_text(render_trick(trick.cards, trick.leader, self.names, self.style))
-            .append(after)
+            render_finished_trick(
+                number, view.tricks[-1], self.names, self.style, view.seat, "last.trick"
+            )
         )
 
     def _talon(self, view: SeatView) -> None:

@@ -192,7 +192,8 @@ def _last_words(err: Console, lines: list[str]) -> None:
     # terminal to show these; the match is saved, and that must not become a crash.
     with contextlib.suppress(OSError):
         for line in lines:
-            err.print(Text(line))
+            # Never broken by Rich: the path and the command to resume are copied.
+            err.print(Text(line), soft_wrap=True)
 
 
 def play_interactive(
@@ -374,7 +375,7 @@ def _finish(
             err.print(f"ts358: warning: statistics not updated: {exc.strerror or exc}")
     if options.record is not None:
         write_match_record(options.record, match)
-        err.print(Text(t("match.record", path=options.record)))
+        err.print(Text(t("match.record", path=options.record)), soft_wrap=True)
 
 
 @contextlib.contextmanager

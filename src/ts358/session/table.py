@@ -19,7 +19,7 @@ from ts358.analysis.review import DealReview, TrickValues
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Answer, DealResult
 from ts358.players.advice import Advice, Basis
-from ts358.rules import Contract
+from ts358.rules import Contract, Role
 from ts358.session.history import MatchEntry, leaderboard, summarize_history
 from ts358.session.texts import (
     MESSAGES,
@@ -126,12 +126,23 @@ def render_hand(
     return text
 
 
-def _tricks_line(view: SeatView, seat: int) -> str:
-    role = view.role_of(seat)
-    taken = view.taken[seat]
-    if view.game is Contract.NO_TRICKS:
+def _tricks_text(taken: int, role: Role, game: Contract | None) -> str:
+    """Tricks taken against the obligation, ``2/5``, or in no-tricks the limit: ``2, at
+    most 3``."""
+    if game is Contract.NO_TRICKS:
         return t("table.tricks_at_most", taken=taken, limit=role.limit)
-    return t("table.tricks", taken=taken, need=role.obligation)
+    return f"{taken}/{role.obligation}"
+
+
+def _table(show_header: bool = True) -> Table:
+    """A table without borders, two spaces after each column."""
+    return Table(box=None, show_header=show_header, padding=(0, 2, 0, 0))
+
+
+def _titled(title: str, table: Table) -> Group:
+    """``table`` under ``title``: a line of its own, as wide as it needs (Rich wraps a
+    table's own title to the table's width)."""
+    return Group(Text(title, style="italic"), table)
 
 
 def _games_short(games: frozenset[Contract], style: CardStyle) -> str:
@@ -141,26 +152,28 @@ def _games_short(games: frozenset[Contract], style: CardStyle) -> str:
 
 
 def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Table:
-    """One row per player, you first then clockwise: name, role, tricks, total, games left."""
-    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
-    for _ in range(5):
-        table.add_column()
+    """One row per player, you first then clockwise, under a header: name, role, tricks,
+    total, games left."""
+    table = _table()
+    table.add_column(t("col.player"))
+    table.add_column(t("col.role"))
+    table.add_column(t("col.tricks"), justify="right")
+    table.add_column(t("col.total"), justify="right")
+    table.add_column(t("table.games_left"))
     for k in range(3):
         seat = (view.seat + k) % 3
+        role = view.role_of(seat)
         name = Text(names[seat], style="bold" if seat == view.seat else "")
         table.add_row(
             name,
-            role_name(view.role_of(seat)),
-            _tricks_line(view, seat),
-            t("table.total", total=f"{view.totals[seat]:+d}"),
+            role_name(role),
+            _tricks_text(view.taken[seat], role, view.game),
+            f"{view.totals[seat]:+d}",
             # The game being played is used up already, though the engine counts it at the end.
-            t(
-                "table.games_left",
-                games=_games_short(
-                    view.available[seat]
-                    - ({view.game} if view.game is not None and seat == view.chooser else set()),
-                    style,
-                ),
+            _games_short(
+                view.available[seat]
+                - ({view.game} if view.game is not None and seat == view.chooser else set()),
+                style,
             ),
         )
     return table
@@ -180,12 +193,21 @@ def render_trick(
 
 
 def render_finished_trick(
-    number: int, trick: Trick, names: Sequence[str], style: CardStyle
+    number: int,
+    trick: Trick,
+    names: Sequence[str],
+    style: CardStyle,
+    you: int,
+    key: str = "ev.trick",
 ) -> Text:
+    """The sentence ``key`` (``ev.trick``, or ``last.trick`` for the command ``last``) about
+    a finished trick, ``Trick 3: Ben 7♥  Tom 2♥  You A♥  won by you.``: its second-person
+    form (the key ``..._you``) when ``you``, the human's seat, took the trick."""
+    if trick.winner == you:
+        key += "_you"
+    sentence = t(key, number=number, cards="\0", winner=names[trick.winner])
+    head, _, tail = sentence.partition("\0")
     cards = render_trick(trick.cards, trick.leader, names, style)
-    head, _, tail = t("ev.trick", number=number, cards="\0", winner=names[trick.winner]).partition(
-        "\0"
-    )
     return Text(head).append_text(cards).append(tail)
 
 
@@ -215,8 +237,8 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
                     render_trick(view.trick, view.leader, names, style)
                 )
             )
-        else:
-            parts.append(Text(t("table.to_lead", name=names[view.leader])))
+        else:  # the trick is the seat's own to lead
+            parts.append(Text(t("table.you_lead")))
     title = t("table.first_six") if view.game is None else t("table.your_hand")
     parts.append(Text(title, style="bold"))
     legal = view.options if view.kind is not None and view.options else None
@@ -228,7 +250,7 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
 
 def render_games(view: SeatView) -> Table:
     """The six games numbered 1-6; games this seat has used are marked and dimmed."""
-    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    table = _table(show_header=False)
     table.add_column(justify="right")
     table.add_column()
     available = view.available[view.seat]
@@ -300,7 +322,7 @@ def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> Render
     """The match score table: one row per finished deal, then the totals."""
     if not results:
         return Text(t("score.none"))
-    table = Table(title=t("score.title"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+    table = _table()
     table.add_column(t("score.deal"), justify="right")
     table.add_column(t("score.chooser"))
     table.add_column(t("score.game"))
@@ -319,7 +341,7 @@ def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> Render
         Text(t("score.total"), style="bold"),
         *(Text(f"{v:+d}", style="bold") for v in totals),
     )
-    return table
+    return _titled(t("score.title"), table)
 
 
 def render_summary(
@@ -332,7 +354,7 @@ def render_summary(
         game=game_name(result.game),
         name=names[result.chooser],
     )
-    table = Table(title=title, title_justify="left", box=None, padding=(0, 2, 0, 0))
+    table = _table()
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("col.player", "left"),
         ("col.role", "left"),
@@ -344,20 +366,14 @@ def render_summary(
         table.add_column(t(key), justify=justify)
     for seat in range(3):
         role = result.role_of(seat)
-        taken = result.taken[seat]
-        # As on the table: an obligation to reach, or in no-tricks a limit not to pass.
-        if result.game is Contract.NO_TRICKS:
-            tricks = t("summary.tricks_at_most", taken=taken, limit=role.limit)
-        else:
-            tricks = f"{taken}/{role.obligation}"
         table.add_row(
             names[seat],
             role_name(role),
-            tricks,
+            _tricks_text(result.taken[seat], role, result.game),
             f"{result.scores[seat]:+d}",
             f"{totals[seat]:+d}",
         )
-    return table
+    return _titled(title, table)
 
 
 def render_review(
@@ -419,19 +435,13 @@ def render_review(
 def render_standings(
     totals: Sequence[int], places: Sequence[int], names: Sequence[str]
 ) -> RenderableType:
-    table = Table(
-        title=t("match.final"),
-        title_justify="left",
-        box=None,
-        show_header=False,
-        padding=(0, 2, 0, 0),
-    )
+    table = _table(show_header=False)
     table.add_column(justify="right")
     table.add_column()
     table.add_column(justify="right")
     for seat in sorted(range(3), key=lambda s: (places[s], s)):
         table.add_row(f"{places[seat]}.", names[seat], f"{totals[seat]:+d}")
-    return table
+    return _titled(t("match.final"), table)
 
 
 def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableType:
@@ -440,7 +450,7 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
         return Text(t("stats.none"))
     summary = summarize_history(entries)
     parts: list[RenderableType] = []
-    table = Table(title=t("stats.title"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+    table = _table()
     table.add_column(t("stats.level"))
     for key in (
         "stats.played",
@@ -467,11 +477,9 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
         f"{summary.average_total:+.2f}",
         f"{summary.best_total:+d}" if summary.best_total is not None else "-",
     )
-    parts.append(table)
+    parts.append(_titled(t("stats.title"), table))
     if summary.games:
-        games = Table(
-            title=t("stats.chooser_games"), title_justify="left", box=None, padding=(0, 2, 0, 0)
-        )
+        games = _table()
         games.add_column(t("score.game"))
         games.add_column(t("stats.chosen"), justify="right")
         games.add_column(t("stats.made"), justify="right")
@@ -480,15 +488,13 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
                 chosen, made = summary.games[game.label]
                 games.add_row(game_name(game), str(chosen), str(made))
         parts.append(Text(""))
-        parts.append(games)
+        parts.append(_titled(t("stats.chooser_games"), games))
     parts.append(Text(""))
     board = leaderboard(entries, size)
     if not board:
         parts.append(Text(t("stats.no_wins")))
     else:
-        top = Table(
-            title=t("stats.leaderboard"), title_justify="left", box=None, padding=(0, 2, 0, 0)
-        )
+        top = _table()
         top.add_column(t("stats.rank"), justify="right")
         top.add_column(t("stats.result"), justify="right")
         top.add_column(t("stats.date"))
@@ -502,5 +508,5 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
                 t(f"level.{entry.level}"),
                 str(entry.deals),
             )
-        parts.append(top)
+        parts.append(_titled(t("stats.leaderboard"), top))
     return Group(*parts)

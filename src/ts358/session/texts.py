@@ -2,13 +2,23 @@
 
 A small message catalogue: :data:`MESSAGES` maps a language code to a dict of keys to
 ``str.format`` templates, and :func:`t` looks a key up in the current language
-(:func:`set_language`), falling back to English; :func:`tn` picks the plural form of a
-message that counts something. :func:`detect_language` reads the locale
+(:func:`set_language`), falling back to English. :func:`detect_language` reads the locale
 (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``, then :func:`locale.getlocale`).
 
 Game names are the ones players say (pl: pik, kier, karo, trefl, bez atu, bez lew; cs:
 piky, srdce, káry, kříže, bez trumfů, bez štychů); :func:`parse_game` reads a game in any
 of the three languages, with or without diacritics.
+
+How the messages are written, so that they read right in Polish and Czech:
+
+- counts take the plural form of their language (``{count:karta|karty|kart}``,
+  :func:`plural_form`), never "card(s)" or "cards: 3";
+- a player's name is always in the nominative (no sentence needs it declined), and the
+  seats have names of people, which can't be read as words of the game;
+- the human has second-person sentences of their own (``ev.trick_you``: "bierzesz ją",
+  not "bierze Ty"); in tables and lists the name "Ty" / "Vy" is a label;
+- verbs about players are in the present tense, which in Polish and Czech has no gender
+  (a past tense would need each player's).
 """
 
 from __future__ import annotations
@@ -24,7 +34,6 @@ from ts358.rules import Contract, Role
 __all__ = [
     "LANGUAGES",
     "MESSAGES",
-    "PLURAL_FORMS",
     "can_encode_symbols",
     "card_text",
     "detect_language",
@@ -38,7 +47,6 @@ __all__ = [
     "set_language",
     "suit_text",
     "t",
-    "tn",
 ]
 
 LANGUAGES = ("en", "pl", "cs")
@@ -46,8 +54,8 @@ LANGUAGES = ("en", "pl", "cs")
 _EN: dict[str, str] = {
     # seats, roles, games, rules, levels
     "seat.you": "You",
-    "seat.left": "Left",
-    "seat.right": "Right",
+    "seat.left": "Ben",
+    "seat.right": "Tom",
     "role.chooser": "chooser",
     "role.third": "third",
     "role.dealer": "dealer",
@@ -67,24 +75,22 @@ _EN: dict[str, str] = {
     "table.game": "game: {game}",
     "table.no_game": "game not chosen yet",
     "table.trump": "trump",
-    "table.tricks": "tricks {taken}/{need}",
-    "table.tricks_at_most": "tricks {taken}, at most {limit}",
-    "table.total": "total {total}",
-    "table.games_left": "games left: {games}",
+    "table.tricks_at_most": "{taken}, at most {limit}",
+    "table.games_left": "Games left",
     "table.none_left": "none",
     "table.on_table": "On the table:",
-    "table.to_lead": "{name} to lead",
+    "table.you_lead": "Your lead",
     "table.your_hand": "Your hand",
     "table.first_six": "Your first six cards (the other ten after the choice)",
     "table.talon": "Talon (shown to all): {cards}",
     "table.used": "used",
     # prompts
     "prompt.play": "Your card (e.g. {example} or its number; help = commands)",
-    "prompt.play_only": "Your card (Enter plays {card}, the only card you may play; help = commands)",
-    "prompt.choose": "Choose the game: name or number",
+    "prompt.choose": "Choose the game (name or number)",
+    "prompt.play_only": "Your card (Enter plays {card}, your only legal card; help = commands)",
     "prompt.give": "Give a card to {name} (at most {left} more) or stop",
     "prompt.return": "You received the trump {card}: which card do you return?",
-    "prompt.discard": "Discard 4 cards in one line (e.g. {example} or four numbers)",
+    "prompt.discard": "Discard 4 cards (e.g. {example} or their numbers)",
     # input errors (the prompt repeats)
     "err.not_card": "'{text}' is neither a card nor a command (e.g. {cards} or a number; help lists the commands)",
     "err.number": "there is no card number {number} (1 to {last})",
@@ -92,7 +98,7 @@ _EN: dict[str, str] = {
     "err.follow": "{card} is not allowed: you must follow suit ({suit})",
     "err.must_trump": "{card} is not allowed: you have no {suit}, so you must play a trump ({trump})",
     "err.not_game": "'{text}' is not a game (one of: {games})",
-    "err.game_used": "you have already played {game} in this match (left: {games})",
+    "err.game_used": "you have already chosen {game} in this match (left: {games})",
     "err.discard_count": "discard exactly 4 different cards, not {count}",
     "err.discard_twice": "{card} is named twice: discard 4 different cards",
     "err.no_trump_give": "{card} is a trump: trumps are not exchanged under these rules",
@@ -100,57 +106,59 @@ _EN: dict[str, str] = {
     "err.stop_only_give": "stop ends the exchange; now you have to answer with a card",
     # what happened
     "ev.chose": "{name} chose {game}.",
+    "ev.you_chose": "You chose {game}.",
     "ev.you_gave": "You gave {given} to {name} and got back {returned}.",
     "ev.gave_you": "{name} gave you {given}; you returned {returned}.",
-    "ev.others_exchanged": "{count} card changed hands between {a} and {b}.|{count} cards changed hands between {a} and {b}.",
+    "ev.others_exchanged": "{count} {count:card|cards} changed hands between {a} and {b}.",
     "ev.talon": "The talon is shown: {cards}; {name} takes it.",
-    "ev.trick": "Trick {number}: {cards}  won by {winner}.",
-    "ev.your_discard": "You discarded {cards}.",
-    "ev.you_chose": "You chose {game}.",
     "ev.talon_you": "The talon is shown: {cards}; you take it.",
+    "ev.trick": "Trick {number}: {cards}  won by {winner}.",
+    "ev.trick_you": "Trick {number}: {cards}  won by you.",
     "short.no-trump": "NT",
     "short.no-tricks": "NoTr",
     # commands
     "help.title": "Commands (accepted at every prompt):",
     "help.text": (
         "  a card: {cards}, th, or its number in your hand\n"
-        "  hint   the strong computer player's expected deal score of each choice you have\n"
+        "  hint   the expected deal score of each choice you have (strong computer)\n"
         "  last   the last trick\n"
         "  talon  the talon and, if you took it, your discard\n"
         "  score  the match score table\n"
         "  help   this list\n"
         "  quit   save the match and stop (resume with ts358 play --resume FILE)\n"
-        "  Exchange: give cards one at a time, stop to end. Discard: four cards in one line."
+        "  Exchange: give cards one at a time, stop to end.\n"
+        "  Discard: four cards in one line."
     ),
     "hint.thinking": "Thinking (Ctrl-C cancels the hint)...",
     "hint.title": "Expected deal score per card (strong computer player):",
     "hint.best": "best",
     "hint.unavailable": "No hint available: {reason}",
     "hint.cancelled": "Hint cancelled.",
-    "hint.estimate": "(estimates: {solved} layouts solved, {bounded} cut short by time and counted by the bounds proven)",
+    "hint.estimate": "(estimates: {solved} {solved:layout|layouts} solved, {bounded} cut short by time and counted by the bounds proven)",
+    "last.none": "No trick has been completed in this deal yet.",
+    "last.trick": "Last trick ({number}): {cards}  won by {winner}.",
+    "last.trick_you": "Last trick ({number}): {cards}  won by you.",
     "hint.title_choose": "Expected deal score per game (strong computer player):",
     "hint.title_discard": "Expected deal score of the best discards found (strong computer player):",
     "hint.title_give": "Expected deal score per card to give (strong computer player):",
     "hint.give_note": "(each as if the exchange ended with that card)",
     "hint.stop": "stop",
-    "hint.layouts": "(average over {layouts} sampled layouts, each solved exactly)",
-    "hint.rollouts": "(estimates: no layout could be solved in time; {layouts} sampled layouts played out by the rule of thumb)",
+    "hint.layouts": "(average over {layouts} {layouts:sampled layout|sampled layouts}, each solved exactly)",
+    "hint.rollouts": "(estimates: no layout could be solved in time; {layouts} {layouts:sampled layout|sampled layouts} played out by the rule of thumb)",
     "hint.forced": "Only one choice:",
     "hint.rule_of_thumb": "Not valued ({reason}); the rule of thumb's choice:",
     "hint.why_return": "the strong player does not value returns",
     "hint.why_unsolved": "no sampled layout could be solved in time this early in the deal",
-    "last.none": "No trick has been completed in this deal yet.",
-    "last.trick": "Last trick ({number}): {cards}  won by {winner}.",
     "talon.none": "The talon has not been shown yet in this deal.",
+    "ev.your_discard": "Your discard: {cards}.",
     # scores
     "score.title": "Match score",
     "score.deal": "Deal",
     "score.game": "Game",
-    "score.chooser": "Chose",
+    "score.chooser": "Chooser",
     "score.total": "Total",
     "score.none": "No deal has been finished yet.",
-    "summary.title": "Deal {number}: {game}, chosen by {name}",
-    "summary.tricks_at_most": "{taken}, at most {limit}",
+    "summary.title": "Deal {number}: {game} (chooser: {name})",
     "col.player": "Player",
     "col.role": "Role",
     "col.tricks": "Tricks",
@@ -158,7 +166,7 @@ _EN: dict[str, str] = {
     "col.total": "Total",
     # analysis
     "analysis.running": "Analysing the deal double dummy (--no-analysis skips this)...",
-    "analysis.title": "Analysis: each player's double-dummy score at the start of each trick (alone against the other two, all cards seen)",
+    "analysis.title": "Analysis: each player's double-dummy score before each trick (alone against the other two, all cards seen)",
     "analysis.trick": "Trick",
     "analysis.lost": "Tricks lost against double dummy: {list}",
     "analysis.all_best": "Every card you played was among the best.",
@@ -167,7 +175,7 @@ _EN: dict[str, str] = {
     "analysis.none": "Analysis skipped (time limit).",
     "analysis.cancelled": "Analysis cancelled (Ctrl-C); the match goes on.",
     # match
-    "match.start": "Match of {deals} deals, {rules} rules, {level} opponents, seed {seed}.",
+    "match.start": "Match of {deals} {deals:deal|deals}, {rules} rules, {level} opponents, seed {seed}.",
     "match.seats": "You play against {left} (on your left) and {right} (on your right).",
     "match.first_dealer": "First dealer: {name}.",
     "match.saved": "Match saved to {path}",
@@ -175,7 +183,6 @@ _EN: dict[str, str] = {
     "match.resumed": "Resumed the match from {path}: deal {number} of {total}.",
     "match.finished_already": "This match is already finished.",
     "match.final": "Final standings",
-    "match.place": "{place}. {name}  {total}",
     "match.won": "You won!",
     "match.shared": "You share first place!",
     "match.lost": "You finished in place {place}.",
@@ -184,8 +191,8 @@ _EN: dict[str, str] = {
     "match.stopped": "Stopped ({signal}).",
     "match.record": "Record written to {path}",
     # --auto output
-    "auto.start": "Match of {deals} deals, seed {seed}, {rules} rules, {level} players: {names}",
-    "auto.deal": "Deal {number}: dealer {dealer} (3), chooser {chooser} (8), third {third} (5); game: {game}",
+    "auto.start": "Match of {deals} {deals:deal|deals}, seed {seed}, {rules} rules, {level} players",
+    "auto.deal": "Deal {number}: {game}, chooser {chooser} (8), third {third} (5), dealer {dealer} (3)",
     "auto.exchange": "  exchange: {giver} gives {given} to {receiver}, gets {returned}",
     "auto.talon": "  talon: {talon}; discard: {discard}",
     "auto.trick_won": "won by {winner}",
@@ -196,28 +203,28 @@ _EN: dict[str, str] = {
     # stats
     "stats.title": "Statistics",
     "stats.none": "No finished matches yet: play one with ts358 play.",
-    "stats.played": "Matches played",
-    "stats.won": "Matches won",
+    "stats.played": "Played",
+    "stats.won": "Won",
     "stats.win_rate": "Win rate",
     "stats.avg_total": "Average total",
     "stats.best_total": "Best total",
     "stats.level": "Level",
     "stats.chooser_games": "Your games as chooser",
-    "stats.chosen": "chosen",
-    "stats.made": "made",
+    "stats.made": "Made",
+    "stats.chosen": "Chosen",
     "stats.leaderboard": "Leaderboard (won matches, result = total × 10)",
     "stats.no_wins": "No won match yet.",
     "stats.rank": "#",
     "stats.result": "Result",
     "stats.date": "Date",
     "stats.deals": "Deals",
-    "stats.bad_lines": "{path}: {count} damaged line skipped|{path}: {count} damaged lines skipped",
+    "stats.bad_lines": "{path}: {count} damaged {count:line|lines} skipped",
 }
 
 _PL: dict[str, str] = {
     "seat.you": "Ty",
-    "seat.left": "Lewy",
-    "seat.right": "Prawy",
+    "seat.left": "Bartek",
+    "seat.right": "Marek",
     "role.chooser": "wybierający",
     "role.third": "trzeci",
     "role.dealer": "rozdający",
@@ -229,155 +236,154 @@ _PL: dict[str, str] = {
     "game.no-tricks": "bez lew",
     "rules.house": "domowe",
     "rules.kurnik": "Kurnik",
-    "level.easy": "łatwi",
+    "level.easy": "łatwy",
     "level.medium": "średni",
-    "level.hard": "trudni",
+    "level.hard": "trudny",
     "table.deal": "Rozdanie {number} z {total}",
     "table.game": "gra: {game}",
-    "table.no_game": "gra jeszcze nie wybrana",
+    "table.no_game": "gra jeszcze niewybrana",
     "table.trump": "atu",
-    "table.tricks": "lewy {taken}/{need}",
-    "table.tricks_at_most": "lewy {taken}, najwyżej {limit}",
-    "table.total": "suma {total}",
-    "table.games_left": "gry do wyboru: {games}",
+    "table.tricks_at_most": "{taken}, najwyżej {limit}",
+    "table.games_left": "Pozostałe gry",
     "table.none_left": "brak",
     "table.on_table": "Na stole:",
-    "table.to_lead": "{name} wychodzi",
+    "table.you_lead": "Wychodzisz",
     "table.your_hand": "Twoje karty",
-    "table.first_six": "Twoje pierwsze sześć kart (pozostałe dziesięć po wyborze)",
-    "table.talon": "Musik (widzą wszyscy): {cards}",
-    "table.used": "wykorzystana",
+    "table.first_six": "Twoje pierwsze sześć kart (pozostałe dziesięć po wyborze gry)",
+    "table.talon": "Musik (widzą go wszyscy): {cards}",
+    "table.used": "już wybrano",
     "prompt.play": "Twoja karta (np. {example} albo jej numer; help = polecenia)",
-    "prompt.play_only": "Twoja karta (Enter zagrywa {card}, jedyną dozwoloną kartę; help = polecenia)",
-    "prompt.choose": "Wybierz grę: nazwa albo numer",
-    "prompt.give": "Daj kartę graczowi {name} (jeszcze najwyżej {left}) albo stop",
+    "prompt.choose": "Wybierz grę (nazwa albo numer)",
+    "prompt.give": "Którą kartę dostanie {name}? (jeszcze najwyżej {left}; stop kończy wymianę)",
     "prompt.return": "Dostajesz atu {card}: którą kartę oddajesz?",
-    "prompt.discard": "Odrzuć 4 karty w jednej linii (np. {example} albo cztery numery)",
+    "prompt.discard": "Odłóż 4 karty (np. {example} albo ich numery)",
     "err.not_card": "'{text}' to ani karta, ani polecenie (np. {cards} albo numer; help pokazuje polecenia)",
-    "err.number": "nie ma karty numer {number} (1 do {last})",
+    "err.number": "żadna karta nie ma numeru {number} (są od 1 do {last})",
     "err.not_in_hand": "nie masz karty {card}",
-    "err.follow": "{card} nie wolno: musisz dołożyć do koloru ({suit})",
-    "err.must_trump": "{card} nie wolno: nie masz koloru {suit}, więc musisz dać atu ({trump})",
-    "err.not_game": "'{text}' to nie gra (do wyboru: {games})",
-    "err.game_used": "grę {game} już w tej partii grałeś (zostały: {games})",
-    "err.discard_count": "odrzuć dokładnie 4 różne karty, nie {count}",
-    "err.discard_twice": "{card} podano dwa razy: odrzuć 4 różne karty",
-    "err.no_trump_give": "{card} to atu: według tych zasad atu się nie wymienia",
-    "err.illegal": "nie wolno: {reason}",
-    "err.stop_only_give": "stop kończy wymianę; teraz trzeba odpowiedzieć kartą",
+    "err.follow": "nie możesz zagrać {card}: musisz dołożyć do koloru ({suit})",
+    "err.must_trump": "nie możesz zagrać {card}: nie masz koloru {suit}, więc musisz dać atu ({trump})",
+    "err.not_game": "'{text}' to nie nazwa gry (do wyboru: {games})",
+    "err.game_used": "grę {game} masz już w tej partii za sobą (zostały: {games})",
+    "err.discard_count": "odłóż dokładnie 4 różne karty, nie {count}",
+    "err.no_trump_give": "{card} to atu: według tych zasad atu się nie oddaje",
+    "err.illegal": "niedozwolone: {reason}",
+    "err.stop_only_give": "stop kończy wymianę; teraz musisz oddać kartę",
+    "prompt.play_only": "Twoja karta (Enter zagrywa {card}, jedyną dozwoloną; help = polecenia)",
+    "err.discard_twice": "{card} podano dwa razy: odłóż 4 różne karty",
     "ev.chose": "{name} wybiera: {game}.",
-    "ev.you_gave": "Dajesz {given} graczowi {name}, wraca {returned}.",
-    "ev.gave_you": "{name} daje ci {given}; oddajesz {returned}.",
-    "ev.others_exchanged": "Między graczami {a} i {b} wymieniono kart: {count}.",
-    "ev.talon": "Musik odkryty: {cards}; bierze go {name}.",
-    "ev.trick": "Lewa {number}: {cards}  bierze {winner}.",
-    "ev.your_discard": "Odrzucasz {cards}.",
     "ev.you_chose": "Wybierasz: {game}.",
+    "ev.you_gave": "Dajesz {given}, {name} oddaje {returned}.",
+    "ev.gave_you": "{name} daje ci {given}; oddajesz {returned}.",
+    "ev.others_exchanged": "{a} i {b} wymieniają {count} {count:kartę|karty|kart}.",
+    "ev.talon": "Musik odkryty: {cards}; bierze go {name}.",
     "ev.talon_you": "Musik odkryty: {cards}; bierzesz go.",
+    "ev.trick": "Lewa {number}: {cards}  bierze {winner}.",
+    "ev.trick_you": "Lewa {number}: {cards}  bierzesz ją.",
     "short.no-trump": "BA",
     "short.no-tricks": "BL",
     "help.title": "Polecenia (działają przy każdym pytaniu):",
     "help.text": (
         "  karta: {cards}, th albo jej numer na ręce\n"
-        "  hint   oczekiwany wynik rozdania dla każdego możliwego wyboru według silnego komputera\n"
+        "  hint   oczekiwany wynik rozdania każdego możliwego wyboru (silny komputer)\n"
         "  last   ostatnia lewa\n"
         "  talon  musik i, jeśli go wziąłeś, twoje odrzucone karty\n"
         "  score  tabela wyników partii\n"
         "  help   ta lista\n"
-        "  quit   zapisz partię i zakończ (dalej: ts358 play --resume PLIK)\n"
-        "  Wymiana: dawaj karty po jednej, stop kończy. Odrzucanie: cztery karty w jednej linii."
+        "  quit   zapisz partię i zakończ (wznowienie: ts358 play --resume PLIK)\n"
+        "  Wymiana: dawaj karty po jednej, stop kończy.\n"
+        "  Odkładanie: cztery karty w jednym wierszu."
     ),
     "hint.thinking": "Myślę (Ctrl-C przerywa podpowiedź)...",
     "hint.title": "Oczekiwany wynik rozdania dla każdej karty (silny komputer):",
-    "hint.best": "najlepsza",
+    "hint.best": "najlepszy wybór",
     "hint.unavailable": "Podpowiedź niedostępna: {reason}",
     "hint.cancelled": "Podpowiedź przerwana.",
-    "hint.estimate": "(szacunek: rozwiązanych układów {solved}, przerwanych z braku czasu {bounded}, liczonych według udowodnionych granic)",
+    "hint.estimate": "(szacunek: rozwiązano {solved} {solved:układ|układy|układów}; {bounded} przerwano z braku czasu i policzono według udowodnionych granic)",
+    "last.none": "W tym rozdaniu nie ma jeszcze zakończonej lewy.",
+    "last.trick": "Ostatnia lewa ({number}): {cards}  bierze {winner}.",
+    "last.trick_you": "Ostatnia lewa ({number}): {cards}  bierzesz ją.",
     "hint.title_choose": "Oczekiwany wynik rozdania dla każdej gry (silny komputer):",
-    "hint.title_discard": "Oczekiwany wynik rozdania dla najlepszych znalezionych odrzuceń (silny komputer):",
+    "hint.title_discard": "Oczekiwany wynik rozdania dla najlepszych znalezionych odłożeń (silny komputer):",
     "hint.title_give": "Oczekiwany wynik rozdania dla każdej karty do oddania (silny komputer):",
     "hint.give_note": "(każda tak, jakby wymiana kończyła się na tej karcie)",
     "hint.stop": "stop",
-    "hint.layouts": "(średnia z {layouts} losowanych układów, każdy rozwiązany dokładnie)",
-    "hint.rollouts": "(szacunek: żadnego układu nie udało się rozwiązać na czas; {layouts} losowanych układów rozegranych według prostych zasad)",
+    "hint.layouts": "(średnia z {layouts} {layouts:losowanego układu|losowanych układów|losowanych układów}, każdy rozwiązany dokładnie)",
+    "hint.rollouts": "(szacunek: żadnego układu nie udało się rozwiązać na czas; {layouts} {layouts:losowy układ rozegrany|losowe układy rozegrane|losowych układów rozegranych} według prostych zasad)",
     "hint.forced": "Jest tylko jeden wybór:",
     "hint.rule_of_thumb": "Bez oceny ({reason}); wybór według prostych zasad:",
     "hint.why_return": "silny komputer nie ocenia oddawanych kart",
     "hint.why_unsolved": "tak wcześnie w rozdaniu żadnego losowanego układu nie da się rozwiązać na czas",
-    "last.none": "W tym rozdaniu nie ma jeszcze zakończonej lewy.",
-    "last.trick": "Ostatnia lewa ({number}): {cards}  bierze {winner}.",
     "talon.none": "W tym rozdaniu musik nie został jeszcze odkryty.",
+    "ev.your_discard": "Twoje odłożone karty: {cards}.",
     "score.title": "Wyniki partii",
     "score.deal": "Rozdanie",
     "score.game": "Gra",
-    "score.chooser": "Wybrał",
+    "score.chooser": "Wybierający",
     "score.total": "Suma",
     "score.none": "Żadne rozdanie nie zostało jeszcze zakończone.",
-    "summary.title": "Rozdanie {number}: {game}, wybrał {name}",
-    "summary.tricks_at_most": "{taken}, najwyżej {limit}",
+    "summary.title": "Rozdanie {number}: {game} (wybierający: {name})",
     "col.player": "Gracz",
     "col.role": "Rola",
     "col.tricks": "Lewy",
     "col.score": "Wynik",
     "col.total": "Suma",
     "analysis.running": "Analiza rozdania w otwarte karty (--no-analysis ją pomija)...",
-    "analysis.title": "Analiza: wynik każdego gracza w otwarte karty na początku każdej lewy (sam przeciw dwóm, wszystkie karty widoczne)",
+    "analysis.title": "Analiza: wynik każdego gracza w otwarte karty przed każdą lewą (sam przeciw dwóm, wszystkie karty widoczne)",
     "analysis.trick": "Lewa",
-    "analysis.lost": "Lewy stracone względem gry w otwarte karty: {list}",
+    "analysis.lost": "Lewy stracone wobec gry w otwarte karty: {list}",
     "analysis.all_best": "Każda twoja karta była jedną z najlepszych.",
-    "analysis.alt": "Lewa {number}: zagrałeś {card} (wynik {score}); lepiej: {best} (wynik {best_score})",
+    "analysis.alt": "Lewa {number}: twoja karta {card} (wynik {score}); lepiej: {best} (wynik {best_score})",
     "analysis.partial": "Limit czasu: analiza od lewy {number}.",
     "analysis.none": "Analiza pominięta (limit czasu).",
-    "analysis.cancelled": "Analiza przerwana (Ctrl-C); gra toczy się dalej.",
-    "match.start": "Partia: {deals} rozdań, zasady {rules}, przeciwnicy: {level}, ziarno {seed}.",
-    "match.seats": "Grasz przeciw graczom {left} (po twojej lewej) i {right} (po prawej).",
-    "match.first_dealer": "Pierwszy rozdaje: {name}.",
-    "match.saved": "Partia zapisana w {path}",
-    "match.resume_hint": "Dalej: ts358 play --resume {path}",
-    "match.resumed": "Wznowiono partię z {path}: rozdanie {number} z {total}.",
+    "analysis.cancelled": "Analiza przerwana (Ctrl-C); partia toczy się dalej.",
+    "match.start": "Partia: {deals} {deals:rozdanie|rozdania|rozdań}, zasady {rules}, poziom przeciwników: {level}, ziarno {seed}.",
+    "match.seats": "Twoi przeciwnicy: {left} (po twojej lewej) i {right} (po prawej).",
+    "match.first_dealer": "Pierwszy rozdający: {name}.",
+    "match.saved": "Partia zapisana w pliku {path}",
+    "match.resume_hint": "Wznowienie: ts358 play --resume {path}",
+    "match.resumed": "Wznowiono partię z pliku {path}: rozdanie {number} z {total}.",
     "match.finished_already": "Ta partia jest już zakończona.",
     "match.final": "Wyniki końcowe",
-    "match.place": "{place}. {name}  {total}",
-    "match.won": "Wygrałeś!",
+    "match.won": "Zwycięstwo!",
     "match.shared": "Dzielisz pierwsze miejsce!",
-    "match.lost": "Zajmujesz miejsce {place}.",
+    "match.lost": "Zajmujesz {place}. miejsce.",
     "match.result": "Twój wynik: {result} (suma × 10). Statystyki: ts358 stats",
     "match.interrupted": "Przerwano.",
     "match.stopped": "Zatrzymano ({signal}).",
-    "match.record": "Zapis partii w {path}",
-    "auto.start": "Partia: {deals} rozdań, ziarno {seed}, zasady {rules}, gracze: {level}: {names}",
-    "auto.deal": "Rozdanie {number}: rozdaje {dealer} (3), wybiera {chooser} (8), trzeci {third} (5); gra: {game}",
-    "auto.exchange": "  wymiana: {giver} daje {given} graczowi {receiver}, dostaje {returned}",
-    "auto.talon": "  musik: {talon}; odrzucone: {discard}",
+    "match.record": "Zapis partii w pliku {path}",
+    "auto.start": "Partia: {deals} {deals:rozdanie|rozdania|rozdań}, ziarno {seed}, zasady {rules}, poziom: {level}",
+    "auto.deal": "Rozdanie {number}: {game}, wybierający {chooser} (8), trzeci {third} (5), rozdający {dealer} (3)",
+    "auto.exchange": "  wymiana: {giver} daje {given}, {receiver} oddaje {returned}",
+    "auto.talon": "  musik: {talon}; odłożone: {discard}",
     "auto.trick_won": "bierze {winner}",
     "auto.tricks": "  lewy: {list}",
     "auto.scores": "  wyniki: {list}",
     "auto.totals": "  sumy: {list}",
     "auto.final": "Wyniki końcowe:",
     "stats.title": "Statystyki",
-    "stats.none": "Brak zakończonych partii: zagraj przez ts358 play.",
-    "stats.played": "Rozegrane partie",
-    "stats.won": "Wygrane partie",
-    "stats.win_rate": "Procent wygranych",
+    "stats.none": "Nie ma jeszcze zakończonych partii; zagraj: ts358 play.",
+    "stats.played": "Rozegrane",
+    "stats.won": "Wygrane",
+    "stats.win_rate": "% wygranych",
     "stats.avg_total": "Średnia suma",
     "stats.best_total": "Najlepsza suma",
     "stats.level": "Poziom",
     "stats.chooser_games": "Twoje gry jako wybierający",
-    "stats.chosen": "wybrane",
-    "stats.made": "ugrane",
+    "stats.made": "Ugrane",
+    "stats.chosen": "Wybrane",
     "stats.leaderboard": "Ranking (wygrane partie, wynik = suma × 10)",
-    "stats.no_wins": "Jeszcze żadnej wygranej partii.",
+    "stats.no_wins": "Nie ma jeszcze wygranej partii.",
     "stats.rank": "#",
     "stats.result": "Wynik",
     "stats.date": "Data",
     "stats.deals": "Rozdania",
-    "stats.bad_lines": "{path}: pominięto uszkodzone linie: {count}",
+    "stats.bad_lines": "{path}: pominięto {count} {count:uszkodzony wiersz|uszkodzone wiersze|uszkodzonych wierszy}",
 }
 
 _CS: dict[str, str] = {
     "seat.you": "Vy",
-    "seat.left": "Levý",
-    "seat.right": "Pravý",
+    "seat.left": "Petr",
+    "seat.right": "Honza",
     "role.chooser": "hlásící",
     "role.third": "třetí",
     "role.dealer": "rozdávající",
@@ -389,125 +395,124 @@ _CS: dict[str, str] = {
     "game.no-tricks": "bez štychů",
     "rules.house": "domácí",
     "rules.kurnik": "Kurnik",
-    "level.easy": "lehcí",
+    "level.easy": "lehká",
     "level.medium": "střední",
-    "level.hard": "těžcí",
+    "level.hard": "těžká",
     "table.deal": "Rozdání {number} z {total}",
     "table.game": "hra: {game}",
     "table.no_game": "hra ještě není zvolena",
     "table.trump": "trumf",
-    "table.tricks": "štychy: {taken}/{need}",
-    "table.tricks_at_most": "štychy: {taken}, nejvýše {limit}",
-    "table.total": "součet {total}",
-    "table.games_left": "zbývající hry: {games}",
+    "table.tricks_at_most": "{taken}, nejvýše {limit}",
+    "table.games_left": "Zbývající hry",
     "table.none_left": "žádné",
     "table.on_table": "Na stole:",
-    "table.to_lead": "{name} vynáší",
+    "table.you_lead": "Vynášíte",
     "table.your_hand": "Vaše karty",
-    "table.first_six": "Vašich prvních 6 karet (zbylých 10 po volbě)",
-    "table.talon": "Talon (vidí všichni): {cards}",
+    "table.first_six": "Vašich prvních šest karet (zbylých deset po volbě hry)",
+    "table.talon": "Talon (vidí ho všichni): {cards}",
     "table.used": "už hráno",
     "prompt.play": "Vaše karta (např. {example} nebo její číslo; help = příkazy)",
-    "prompt.play_only": "Vaše karta (Enter zahraje {card}, jedinou povolenou kartu; help = příkazy)",
-    "prompt.choose": "Zvolte hru: název nebo číslo",
-    "prompt.give": "Dejte kartu hráči {name} (ještě nejvýše {left}) nebo stop",
-    "prompt.return": "Dostali jste trumf {card}: kterou kartu vrátíte?",
-    "prompt.discard": "Odložte 4 karty na jednom řádku (např. {example} nebo čtyři čísla)",
+    "prompt.choose": "Zvolte hru (název nebo číslo)",
+    "prompt.give": "Kterou kartu dostane {name}? (ještě nejvýše {left}; stop ukončí výměnu)",
+    "prompt.return": "Dostáváte trumf {card}: kterou kartu vrátíte?",
+    "prompt.discard": "Odložte 4 karty (např. {example} nebo jejich čísla)",
     "err.not_card": "'{text}' není karta ani příkaz (např. {cards} nebo číslo; help vypíše příkazy)",
-    "err.number": "karta číslo {number} není (1 až {last})",
+    "err.number": "žádná karta nemá číslo {number} (čísla jsou 1 až {last})",
+    "prompt.play_only": "Vaše karta (Enter zahraje {card}, jedinou povolenou; help = příkazy)",
     "err.not_in_hand": "kartu {card} nemáte",
-    "err.follow": "{card} nelze: musíte přiznat barvu ({suit})",
-    "err.must_trump": "{card} nelze: nemáte {suit}, musíte dát trumf ({trump})",
-    "err.not_game": "'{text}' není hra (na výběr: {games})",
-    "err.game_used": "hru {game} jste v této partii už hráli (zbývají: {games})",
+    "err.follow": "{card} nelze zahrát: musíte přiznat barvu ({suit})",
+    "err.must_trump": "{card} nelze zahrát: nemáte barvu {suit}, proto musíte dát trumf ({trump})",
+    "err.not_game": "'{text}' není název hry (na výběr: {games})",
+    "err.game_used": "hru {game} už máte v této partii za sebou (zbývají: {games})",
     "err.discard_count": "odložte přesně 4 různé karty, ne {count}",
+    "err.no_trump_give": "{card} je trumf: podle těchto pravidel se trumfy nedávají",
     "err.discard_twice": "{card} je uvedena dvakrát: odložte 4 různé karty",
-    "err.no_trump_give": "{card} je trumf: podle těchto pravidel se trumfy nevyměňují",
     "err.illegal": "nelze: {reason}",
-    "err.stop_only_give": "stop ukončí výměnu; teď je třeba odpovědět kartou",
-    "ev.chose": "{name} volí: {game}.",
-    "ev.you_gave": "Dali jste {given} hráči {name}, vrátil {returned}.",
-    "ev.gave_you": "{name} vám dal {given}; vrátili jste {returned}.",
-    "ev.others_exchanged": "Mezi hráči {a} a {b} se vyměnilo karet: {count}.",
-    "ev.talon": "Talon je otočen: {cards}; bere ho {name}.",
+    "err.stop_only_give": "stop ukončí výměnu; teď musíte vrátit kartu",
+    "ev.chose": "{name} hlásí: {game}.",
+    "ev.you_chose": "Hlásíte: {game}.",
+    "ev.you_gave": "Dáváte {given}, {name} vrací {returned}.",
+    "ev.gave_you": "{name} vám dává {given}; vracíte {returned}.",
+    "ev.others_exchanged": "{a} a {b} si vyměňují {count} {count:kartu|karty|karet}.",
+    "ev.talon": "Talon je otočen: {cards}; bere si ho {name}.",
+    "ev.talon_you": "Talon je otočen: {cards}; berete si ho.",
     "ev.trick": "Štych {number}: {cards}  bere {winner}.",
-    "ev.your_discard": "Odložili jste {cards}.",
-    "ev.you_chose": "Zvolili jste: {game}.",
-    "ev.talon_you": "Talon je otočen: {cards}; berete ho.",
+    "ev.trick_you": "Štych {number}: {cards}  berete ho.",
     "short.no-trump": "BT",
     "short.no-tricks": "BŠ",
-    "help.title": "Příkazy (platí při každé otázce):",
+    "help.title": "Příkazy (platí u každé otázky):",
     "help.text": (
         "  karta: {cards}, th nebo její číslo v ruce\n"
-        "  hint   očekávaný výsledek rozdání pro každou možnou volbu podle silného počítače\n"
+        "  hint   očekávaný výsledek rozdání každé možné volby (silný počítač)\n"
         "  last   poslední štych\n"
         "  talon  talon a, pokud jste ho vzali, vaše odložené karty\n"
         "  score  tabulka skóre partie\n"
         "  help   tento seznam\n"
         "  quit   uložit partii a skončit (pokračování: ts358 play --resume SOUBOR)\n"
-        "  Výměna: dávejte karty po jedné, stop ji ukončí. Odložení: čtyři karty na jednom řádku."
+        "  Výměna: dávejte karty po jedné, stop ji ukončí.\n"
+        "  Odložení: čtyři karty na jednom řádku."
     ),
     "hint.thinking": "Přemýšlím (Ctrl-C nápovědu zruší)...",
     "hint.title": "Očekávaný výsledek rozdání pro každou kartu (silný počítač):",
-    "hint.best": "nejlepší",
+    "hint.best": "nejlepší volba",
     "hint.unavailable": "Nápověda není k dispozici: {reason}",
     "hint.cancelled": "Nápověda zrušena.",
-    "hint.estimate": "(odhad: vyřešených rozložení {solved}, {bounded} přerušených pro nedostatek času a započtených podle dokázaných mezí)",
+    "hint.estimate": "(odhad: {solved} {solved:rozložení vyřešeno|rozložení vyřešena|rozložení vyřešeno}, {bounded} {bounded:přerušeno|přerušena|přerušeno} pro nedostatek času a {bounded:započteno|započtena|započteno} podle dokázaných mezí)",
+    "last.none": "V tomto rozdání ještě žádný štych neskončil.",
+    "last.trick": "Poslední štych ({number}): {cards}  bere {winner}.",
+    "last.trick_you": "Poslední štych ({number}): {cards}  berete ho.",
     "hint.title_choose": "Očekávaný výsledek rozdání pro každou hru (silný počítač):",
     "hint.title_discard": "Očekávaný výsledek rozdání pro nejlepší nalezená odložení (silný počítač):",
     "hint.title_give": "Očekávaný výsledek rozdání pro každou kartu k dání (silný počítač):",
     "hint.give_note": "(každá, jako by výměna touto kartou skončila)",
     "hint.stop": "stop",
-    "hint.layouts": "(průměr z {layouts} vylosovaných rozložení, každé vyřešené přesně)",
-    "hint.rollouts": "(odhad: žádné rozložení nešlo včas vyřešit; {layouts} vylosovaných rozložení dohráno podle jednoduchých pravidel)",
+    "hint.layouts": "(průměr z {layouts} {layouts:vylosovaného rozložení|vylosovaných rozložení|vylosovaných rozložení}, každé vyřešené přesně)",
+    "hint.rollouts": "(odhad: žádné rozložení nešlo včas vyřešit; {layouts} {layouts:vylosované rozložení dohráno|vylosovaná rozložení dohrána|vylosovaných rozložení dohráno} podle jednoduchých pravidel)",
     "hint.forced": "Je jen jedna možnost:",
     "hint.rule_of_thumb": "Bez ocenění ({reason}); volba podle jednoduchých pravidel:",
     "hint.why_return": "silný počítač vracené karty neoceňuje",
     "hint.why_unsolved": "takto brzy v rozdání nelze včas vyřešit žádné vylosované rozložení",
-    "last.none": "V tomto rozdání ještě žádný štych neskončil.",
-    "last.trick": "Poslední štych ({number}): {cards}  bere {winner}.",
     "talon.none": "Talon v tomto rozdání ještě nebyl otočen.",
+    "ev.your_discard": "Vaše odložené karty: {cards}.",
     "score.title": "Skóre partie",
     "score.deal": "Rozdání",
     "score.game": "Hra",
-    "score.chooser": "Hlásil",
+    "score.chooser": "Hlásící",
     "score.total": "Součet",
     "score.none": "Ještě neskončilo žádné rozdání.",
-    "summary.title": "Rozdání {number}: {game}, hlásil {name}",
-    "summary.tricks_at_most": "{taken}, nejvýše {limit}",
+    "summary.title": "Rozdání {number}: {game} (hlásící: {name})",
     "col.player": "Hráč",
     "col.role": "Role",
     "col.tricks": "Štychy",
     "col.score": "Body",
     "col.total": "Součet",
     "analysis.running": "Analyzuji rozdání s otevřenými kartami (--no-analysis ji vynechá)...",
-    "analysis.title": "Analýza: výsledek každého hráče s otevřenými kartami na začátku každého štychu (sám proti dvěma, všechny karty vidět)",
+    "analysis.title": "Analýza: výsledek každého hráče s otevřenými kartami před každým štychem (sám proti dvěma, všechny karty odkryté)",
     "analysis.trick": "Štych",
     "analysis.lost": "Štychy ztracené oproti hře s otevřenými kartami: {list}",
     "analysis.all_best": "Každá vaše karta patřila k nejlepším.",
-    "analysis.alt": "Štych {number}: zahráli jste {card} (body {score}); lépe: {best} (body {best_score})",
+    "analysis.alt": "Štych {number}: vaše karta {card} (body {score}); lépe: {best} (body {best_score})",
     "analysis.partial": "Časový limit: analýza od štychu {number}.",
     "analysis.none": "Analýza vynechána (časový limit).",
-    "analysis.cancelled": "Analýza zrušena (Ctrl-C); hra pokračuje.",
-    "match.start": "Partie: {deals} rozdání, pravidla {rules}, soupeři: {level}, seed {seed}.",
-    "match.seats": "Hrajete proti hráčům {left} (po vaší levici) a {right} (po pravici).",
-    "match.first_dealer": "První rozdává: {name}.",
-    "match.saved": "Partie uložena do {path}",
+    "analysis.cancelled": "Analýza zrušena (Ctrl-C); partie pokračuje.",
+    "match.start": "Partie: {deals} rozdání, pravidla {rules}, úroveň soupeřů: {level}, seed {seed}.",
+    "match.seats": "Vaši soupeři: {left} (po vaší levici) a {right} (po pravici).",
+    "match.first_dealer": "První rozdávající: {name}.",
+    "match.saved": "Partie uložena do souboru {path}",
     "match.resume_hint": "Pokračování: ts358 play --resume {path}",
-    "match.resumed": "Partie z {path} pokračuje: rozdání {number} z {total}.",
+    "match.resumed": "Pokračuje partie ze souboru {path}: rozdání {number} z {total}.",
     "match.finished_already": "Tato partie už skončila.",
     "match.final": "Konečné pořadí",
-    "match.place": "{place}. {name}  {total}",
-    "match.won": "Vyhráli jste!",
+    "match.won": "Vítězství!",
     "match.shared": "Dělíte se o první místo!",
-    "match.lost": "Skončili jste na {place}. místě.",
+    "match.lost": "Končíte na {place}. místě.",
     "match.result": "Váš výsledek: {result} (součet × 10). Statistika: ts358 stats",
     "match.interrupted": "Přerušeno.",
     "match.stopped": "Zastaveno ({signal}).",
-    "match.record": "Záznam partie zapsán do {path}",
-    "auto.start": "Partie: {deals} rozdání, seed {seed}, pravidla {rules}, hráči: {level}: {names}",
-    "auto.deal": "Rozdání {number}: rozdává {dealer} (3), hlásí {chooser} (8), třetí {third} (5); hra: {game}",
-    "auto.exchange": "  výměna: {giver} dává {given} hráči {receiver}, dostává {returned}",
+    "match.record": "Záznam partie uložen do souboru {path}",
+    "auto.start": "Partie: {deals} rozdání, seed {seed}, pravidla {rules}, úroveň: {level}",
+    "auto.deal": "Rozdání {number}: {game}, hlásící {chooser} (8), třetí {third} (5), rozdávající {dealer} (3)",
+    "auto.exchange": "  výměna: {giver} dává {given}, {receiver} vrací {returned}",
     "auto.talon": "  talon: {talon}; odloženo: {discard}",
     "auto.trick_won": "bere {winner}",
     "auto.tricks": "  štychy: {list}",
@@ -515,23 +520,23 @@ _CS: dict[str, str] = {
     "auto.totals": "  součty: {list}",
     "auto.final": "Konečné pořadí:",
     "stats.title": "Statistika",
-    "stats.none": "Zatím žádná dohraná partie: hrajte přes ts358 play.",
-    "stats.played": "Odehrané partie",
-    "stats.won": "Vyhrané partie",
+    "stats.none": "Zatím žádná dohraná partie; zahrajte si: ts358 play.",
+    "stats.played": "Odehráno",
+    "stats.won": "Vyhráno",
     "stats.win_rate": "Podíl výher",
     "stats.avg_total": "Průměrný součet",
     "stats.best_total": "Nejlepší součet",
     "stats.level": "Úroveň",
     "stats.chooser_games": "Vaše hry jako hlásící",
-    "stats.chosen": "zvoleno",
-    "stats.made": "splněno",
+    "stats.made": "Splněno",
+    "stats.chosen": "Zvoleno",
     "stats.leaderboard": "Žebříček (vyhrané partie, výsledek = součet × 10)",
     "stats.no_wins": "Zatím žádná vyhraná partie.",
     "stats.rank": "#",
     "stats.result": "Výsledek",
     "stats.date": "Datum",
     "stats.deals": "Rozdání",
-    "stats.bad_lines": "{path}: přeskočeno poškozených řádků: {count}",
+    "stats.bad_lines": "{path}: {count:přeskočen|přeskočeny|přeskočeno} {count} {count:poškozený řádek|poškozené řádky|poškozených řádků}",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": _EN, "pl": _PL, "cs": _CS}
@@ -553,23 +558,12 @@ def get_language() -> str:
     return _current
 
 
-def t(key: str, lang: str | None = None, /, **fmt: object) -> str:
-    """The message ``key`` in ``lang`` (default: the current language), formatted with
-    ``fmt``; falls back to English, then to the key itself."""
-    table = MESSAGES.get(lang or _current, _EN)
-    template = table.get(key, _EN.get(key, key))
-    return template.format(**fmt) if fmt else template
-
-
-PLURAL_FORMS = {"en": 2, "pl": 3, "cs": 3}
-"""How many plural forms a message counting something lists in each language (:func:`tn`)."""
-
-
-def plural_form(count: int, lang: str | None = None) -> int:
-    """Which plural form fits ``count`` in ``lang`` (default: the current language), an index
-    into the forms of :func:`tn`: English one|other (1 | 0, 2, 3 ...); Polish one|few|many
-    (1 | 2-4, 22-24, 32-34 ... | 0, 5-21, 25-31 ...); Czech one|few|other (1 | 2-4 | 0, 5 ...)."""
-    lang = lang or _current
+def plural_form(lang: str, count: int) -> int:
+    """Which plural form of ``lang`` goes with ``count`` whole things, as an index into a
+    message's forms: English has two (1; other), Polish three (1; 2-4, 22-24, 32-34 ...
+    but not 12-14; other: 0, 5-21, 25-31 ...), Czech three (1; 2-4; other). These are the
+    whole-number categories of Unicode CLDR (en: one, other; pl: one, few, many; cs: one,
+    few, other)."""
     if count == 1:
         return 0
     if lang == "pl":
@@ -579,14 +573,37 @@ def plural_form(count: int, lang: str | None = None) -> int:
     return 1
 
 
-def tn(key: str, count: int, lang: str | None = None, /, **fmt: object) -> str:
-    """The message ``key`` about ``count`` things, formatted with ``count`` and ``fmt``. Its
-    template lists the language's plural forms separated by ``|`` (as many as
-    :data:`PLURAL_FORMS` says, in the order of :func:`plural_form`), or is one text that
-    reads well for every count (``kart: {count}``)."""
+class _Count:
+    """A whole number in a message: ``{n}`` is the number, ``{n:karta|karty|kart}`` the
+    plural form that goes with it."""
+
+    __slots__ = ("lang", "value")
+
+    def __init__(self, value: int, lang: str) -> None:
+        self.value = value
+        self.lang = lang
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            return spec.split("|")[plural_form(self.lang, self.value)]
+        return format(self.value, spec)
+
+
+def t(key: str, lang: str | None = None, /, **fmt: object) -> str:
+    """The message ``key`` in ``lang`` (default: the current language), formatted with
+    ``fmt``; falls back to English, then to the key itself. A whole number also picks the
+    plural form of the words that go with it: ``{count:card|cards}``, in the order of
+    :func:`plural_form` (``{count:karta|karty|kart}``)."""
     lang = lang or _current
-    forms = t(key, lang).split("|")
-    return forms[min(plural_form(count, lang), len(forms) - 1)].format(count=count, **fmt)
+    table = MESSAGES.get(lang, _EN)
+    if key not in table:
+        table, lang = _EN, "en"
+    template = table.get(key, key)
+    if not fmt:
+        return template
+    return template.format(
+        **{name: _Count(v, lang) if type(v) is int else v for name, v in fmt.items()}
+    )
 
 
 def detect_language(env: Mapping[str, str] | None = None) -> str:

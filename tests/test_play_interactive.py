@@ -116,6 +116,8 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     assert "Final standings" in second.stdout
     final = read_save(saves[0]).match
     assert final.done and final.totals == expected.totals
+    # Piped answers never wait between deals: no line is taken for it, no prompt shown.
+    assert "Enter: deal" not in first.stdout + second.stdout
     assert [r.scores for r in final.results] == [r.scores for r in expected.results]
     place = expected.standings()[0]
     assert (("You won!" in second.stdout) or ("You share first place!" in second.stdout)) == (

@@ -77,10 +77,14 @@ class LineInput:
     def _stream(self) -> IO[str]:
         return self.stream if self.stream is not None else sys.stdin
 
+    @property
+    def terminal(self) -> bool:
+        """Whether the lines are typed at a terminal (not piped in)."""
+        return bool(getattr(self._stream(), "isatty", lambda: False)())
+
     def ask(self, prompt: str) -> str | None:
         stream = self._stream()
-        tty = bool(getattr(stream, "isatty", lambda: False)())
-        if tty and stream is sys.stdin:
+        if self.terminal and stream is sys.stdin:
             try:
                 return self.console.input(Text(prompt + " > ", style="bold"))
             except EOFError:
@@ -222,13 +226,27 @@ class HumanPlayer(Player):
             self.console.print(render_games(view))
         return super().decide(view)
 
-    def _ask(self, view: SeatView, prompt: str, parse: Callable[[str], _A]) -> _A:
+    def pause(self, prompt: str) -> None:
+        """Wait for Enter (between deals, so that the summary and the analysis are read
+        before the next deal scrolls them away); the commands work as at any prompt, and
+        anything else goes on too."""
+        self._ask(None, prompt, lambda text: None, blank=True)
+
+    def _ask(
+        self,
+        view: SeatView | None,
+        prompt: str,
+        parse: Callable[[str], _A],
+        blank: bool = False,
+    ) -> _A:
+        """Ask until ``parse`` takes an answer, doing the commands typed meanwhile;
+        ``view`` is None between deals; an empty line is an answer only if ``blank``."""
         while True:
             line = self.io.ask(self.style.text(prompt))
             if line is None:
                 raise QuitRequested("end of input")
             text = line.strip()
-            if not text:
+            if not text and not blank:
                 continue
             word = text.lower()
             if word in _QUIT_WORDS:
@@ -251,8 +269,8 @@ class HumanPlayer(Player):
             except InputError as exc:
                 self.error(str(exc))
 
-    def _hint(self, view: SeatView) -> None:
-        if view.kind is not DecisionKind.PLAY:
+    def _hint(self, view: SeatView | None) -> None:
+        if view is None or view.kind is not DecisionKind.PLAY:
             self.error(t("hint.unavailable", reason=t("hint.only_play")))
             return
         if self.hint is None:
@@ -284,12 +302,14 @@ class HumanPlayer(Player):
                 )
             self.console.print(line)
 
-    def _last(self, view: SeatView) -> None:
-        if not view.tricks:
+    def _last(self, view: SeatView | None) -> None:
+        # Between deals: the last trick of the deal just finished.
+        tricks = view.tricks if view is not None else self.history()[-1].tricks
+        if not tricks:
             self.say(t("last.none"))
             return
-        number = len(view.tricks)
-        trick = view.tricks[-1]
+        number = len(tricks)
+        trick = tricks[-1]
         head = t("last.trick", number=number, cards="\0", winner=self.names[trick.winner])
         before, _, after = head.partition("\0")
         from ts358.session.table import render_trick

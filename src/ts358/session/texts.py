@@ -80,6 +80,7 @@ _EN: dict[str, str] = {
     "prompt.give": "Give a card to {name} (at most {left} more) or stop",
     "prompt.return": "You received the trump {card}: which card do you return?",
     "prompt.discard": "Discard 4 cards in one line (e.g. {example} or four numbers)",
+    "prompt.next_deal": "Enter: deal {number} of {total} (quit: save and stop)",
     # input errors (the prompt repeats)
     "err.not_card": "'{text}' is neither a card nor a command (e.g. QH, Q♥, 10h or a number; help lists the commands)",
     "err.number": "there is no card number {number} (1 to {last})",
@@ -234,6 +235,7 @@ _PL: dict[str, str] = {
     "prompt.give": "Daj kartę graczowi {name} (jeszcze najwyżej {left}) albo stop",
     "prompt.return": "Dostajesz atu {card}: którą kartę oddajesz?",
     "prompt.discard": "Odrzuć 4 karty w jednej linii (np. {example} albo cztery numery)",
+    "prompt.next_deal": "Enter: rozdanie {number} z {total} (quit: zapisz i zakończ)",
     "err.not_card": "'{text}' to ani karta, ani polecenie (np. QH, Q♥, 10h albo numer; help pokazuje polecenia)",
     "err.number": "nie ma karty numer {number} (1 do {last})",
     "err.not_in_hand": "nie masz karty {card}",
@@ -380,6 +382,7 @@ _CS: dict[str, str] = {
     "prompt.give": "Dejte kartu hráči {name} (ještě nejvýše {left}) nebo stop",
     "prompt.return": "Dostali jste trumf {card}: kterou kartu vrátíte?",
     "prompt.discard": "Odložte 4 karty na jednom řádku (např. {example} nebo čtyři čísla)",
+    "prompt.next_deal": "Enter: rozdání {number} z {total} (quit: uložit a skončit)",
     "err.not_card": "'{text}' není karta ani příkaz (např. QH, Q♥, 10h nebo číslo; help vypíše příkazy)",
     "err.number": "karta číslo {number} není (1 až {last})",
     "err.not_in_hand": "kartu {card} nemáte",

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from cli_runner import run_cli
 from test_play_interactive import human_script
-from test_pty import PROMPT, child_env, spawn, spawn_play
+from test_pty import PROMPT, child_env, next_decision, spawn, spawn_play
 from ts358.match import Match
 from ts358.rules import Rules
 from ts358.session import saves
@@ -89,10 +89,10 @@ def test_kill_9_at_any_moment_loses_at_most_the_answer_being_typed(tmp_path):
     sent = 0
     for n, point in enumerate(points):
         while sent < point:
-            child.expect(PROMPT)
+            next_decision(child)
             child.sendline(steps[sent][2])
             sent += 1
-        child.expect(PROMPT)
+        next_decision(child)
         typed = n == 2
         if typed:
             child.sendline(steps[sent][2])
@@ -105,7 +105,7 @@ def test_kill_9_at_any_moment_loses_at_most_the_answer_being_typed(tmp_path):
         child = spawn_play(tmp_path, "--resume", "last")  # the killed one's lock is gone
         child.expect("Resumed the match")
     for _, _, answer in steps[sent:]:
-        child.expect(PROMPT)
+        next_decision(child)
         child.sendline(answer)
     child.expect("Final standings")
     assert end(child).exitstatus == 0

@@ -1,14 +1,17 @@
 """``ts358 play`` in a real pseudo-terminal (pexpect): one whole deal typed at the prompts,
-then quit (saved, exit 0); Enter for the only card allowed; and Ctrl-C at a prompt (saved,
-exit 130)."""
+then quit (saved, exit 0); Enter for the only card allowed; Ctrl-C at a prompt (saved, exit
+130); the wait for Enter after a deal (nothing of the next deal before it, the save already
+written, quit, Ctrl-C and SIGTERM there as at any prompt); ``--auto`` never waits."""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
 import pexpect  # in the test extra: a real pseudo-terminal is part of the suite
+import pytest
 
 import ts358
 from ts358.deal import format_decision
@@ -54,11 +57,13 @@ def child_env(home):
     return env
 
 
-def spawn_play(home, *args):
-    """``ts358 play --lang en --no-analysis ARGS`` in a pseudo-terminal, data in ``home``."""
+def spawn_play(home, *args, analysis=False):
+    """``ts358 play --lang en --no-analysis ARGS`` in a pseudo-terminal, data in ``home``;
+    with ``analysis``, the analysis within 2 seconds a deal instead."""
+    options = ["--analysis-time", "2"] if analysis else ["--no-analysis"]
     return pexpect.spawn(
         sys.executable,
-        ["-m", "ts358", "play", "--lang", "en", "--no-analysis", *args],
+        ["-m", "ts358", "play", "--lang", "en", *options, *args],
         env=child_env(home),
         encoding="utf-8",
         timeout=30,
@@ -66,9 +71,18 @@ def spawn_play(home, *args):
     )
 
 
-def spawn(home, *args):
+def spawn(home, *args, analysis=False):
     """``ts358 play`` of a new 3-deal match in a pseudo-terminal."""
-    return spawn_play(home, "--deals", "3", *args)
+    return spawn_play(home, "--deals", "3", *args, analysis=analysis)
+
+
+PAUSE = r"Enter: deal 2 of 3 \(quit: save and stop\) > "
+
+
+def next_decision(child):
+    """Wait for the prompt of the next decision, going on at the waits after a deal."""
+    while child.expect([r"Enter: deal \d+ of \d+ \(quit: save and stop\) > ", PROMPT]) == 0:
+        child.sendline("")
 
 
 def test_one_deal_in_a_terminal_then_quit(tmp_path):
@@ -79,6 +93,8 @@ def test_one_deal_in_a_terminal_then_quit(tmp_path):
         child.expect(PROMPT)
         child.sendline(answer)
     child.expect("Deal 1: ")
+    child.expect(PAUSE)
+    child.sendline("")
     child.expect(PROMPT)  # the first prompt of deal 2
     child.sendline("quit")
     child.expect("Match saved to")
@@ -120,3 +136,87 @@ def test_ctrl_c_at_a_prompt_saves_and_exits_130(tmp_path):
     child.close()
     assert child.exitstatus == 130
     assert list((tmp_path / "saves").glob("*.json"))
+
+
+def play_first_deal(child, answers):
+    for answer in answers:
+        child.expect(PROMPT)
+        child.sendline(answer)
+
+
+def test_after_a_deal_the_terminal_waits_for_enter(tmp_path):
+    seed = 13
+    answers, _ = first_deal_answers(seed)
+    child = spawn(tmp_path, "--seed", str(seed), analysis=True)
+    play_first_deal(child, answers)
+    child.expect("Deal 1: ")
+    child.expect("Lost by own cards")
+    child.expect(PAUSE)
+    # Nothing of deal 2 comes before Enter, and the save already holds deal 1.
+    child.expect(pexpect.TIMEOUT, timeout=1.5)
+    assert "Deal 2" not in child.before and PROMPT not in child.before
+    save = next((tmp_path / "saves").glob("*.json"))
+    assert len(read_save(save).match.results) == 1
+    # The commands work there, and the wait goes on after each.
+    for command, answer in [
+        ("score", "Match score"),
+        ("last", r"Last trick \(16\)"),
+        ("hint", "there is no decision to advise on between deals"),
+    ]:
+        child.sendline(command)
+        child.expect(answer)
+        child.expect(PAUSE)
+    child.sendline("")
+    child.expect("Deal 2 of 3")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("how, code", [("quit", 0), ("ctrl-c", 130), ("sigterm", 143)])
+def test_the_wait_after_a_deal_ends_like_any_prompt(tmp_path, how, code):
+    seed = 13
+    answers, deal = first_deal_answers(seed)
+    child = spawn(tmp_path, "--seed", str(seed))
+    play_first_deal(child, answers)
+    child.expect(PAUSE)
+    if how == "quit":
+        child.sendline("q")
+    elif how == "ctrl-c":
+        child.sendintr()
+    else:
+        child.kill(signal.SIGTERM)
+    child.expect("Match saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == code
+    save = next((tmp_path / "saves").glob("*.json"))
+    match = read_save(save).match
+    assert [r.scores for r in match.results] == [deal.scores]
+    # Resumed, the match goes straight on with deal 2.
+    child = spawn_play(tmp_path, "--resume", str(save))
+    child.expect("deal 2 of 3")
+    child.expect(PROMPT)
+    assert "Enter:" not in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_auto_never_waits_in_a_terminal(tmp_path):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "ts358", "play", "--auto", "--deals", "3", "--seed", "4", "--lang", "en"],
+        env=child_env(tmp_path),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 120),
+    )
+    child.expect("Final standings")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Enter:" not in child.before

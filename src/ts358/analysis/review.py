@@ -1,30 +1,40 @@
-"""After-deal analysis: how a finished deal went against double-dummy play.
+"""After-deal analysis: how a finished deal went against double-dummy play, card by card.
 
-For a :class:`~ts358.deal.DealResult`, :func:`review_deal` rebuilds the play position at
-the start of every trick (hands after the exchange and the discard, cards already played
-removed) and solves it for all three players (:func:`ts358.analysis.solve.solve`: each player alone
-against the other two, all cards seen). In that model a player's value can only drop
-through their own play (the other two are already assumed to play against them), so the
-drops over a trick are the tricks that player lost against double dummy. For the seats
-asked for (the human), the position before each of their plays is solved card by card,
-which gives the best alternative to each card that lost something.
+For a :class:`~ts358.deal.DealResult`, :func:`review_deal` rebuilds the play position
+before and after every card (hands after the exchange and the discard, cards already played
+removed) and values each card in its player's own terms (:func:`ts358.analysis.solve.solve`:
+that player alone against the other two, all cards seen). A card's **cost** is its
+player's score before it (what their best card gives) minus the score after it; a
+player's loss is the sum of their cards' costs (:meth:`DealReview.lost`), so the summary
+and the list of costly cards agree by construction.
+
+Why per card rather than the drops of a player's value from one trick to the next: in that
+model a player's value falls only through their own cards (the other two are already
+assumed to play against them) but it rises when another player's card is not the best
+against them, and that can happen in the same trick as their own mistake. A drop over a
+trick is the player's costs less what the others gave back in it, so it would hide a
+mistake that was given back.
+
+For the seats asked for (the human) every legal card is valued, which gives the better
+alternatives to a costly card; the others' cards are valued by the two positions only.
 
 Solving the early tricks of a full deal takes from milliseconds to minutes; pass
 ``deadline`` (a :func:`time.monotonic` value) to stop in time: it is kept inside the
 searches, to a few milliseconds. Tricks are solved from the last to the first (the cheap end
 first), so a cut-short review covers the end of the deal and says from which trick on
 (:attr:`DealReview.first_trick`); the trick the deadline fell in is given as the intervals
-of scores proven by then.
+of scores proven by then (:attr:`DealReview.cut`), and counts for nobody.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from ts358.analysis.solve import new_solver, solve
+from ts358.analysis.solve import SolveResult, new_solver, solve
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult
 from ts358.position import Position
@@ -32,38 +42,21 @@ from ts358.rules import Contract, Role, Triple, VoidRule, triple
 
 __all__ = ["DealReview", "PlayReview", "TrickValues", "play_positions", "review_deal"]
 
-
-@dataclasses.dataclass(frozen=True)
-class TrickValues:
-    """Each seat's double-dummy value at the start of trick ``number`` (1-16; 17 = the end).
-
-    ``tricks`` and ``scores`` are by match seat: total tricks for the deal and its score,
-    None where the deadline cut the solve short; ``score_bounds`` are the scores proven
-    (equal where exact).
-    """
-
-    number: int
-    tricks: Triple[int | None]
-    scores: Triple[int | None]
-    score_bounds: Triple[tuple[int, int]]
-
-    @property
-    def exact(self) -> bool:
-        """Whether every seat's value is exact."""
-        return all(s is not None for s in self.scores)
+_Bounds = tuple[int, int]
 
 
 @dataclasses.dataclass(frozen=True)
 class PlayReview:
-    """One card a reviewed seat played, against its best alternatives.
+    """One card played, valued in its player's own double-dummy terms.
 
     Attributes:
         trick: the trick number (1-16).
         seat: who played.
         card: the card played.
-        score: the seat's double-dummy deal score after playing ``card``.
-        best_score: the best score any legal card gave.
-        best: the cards that gave ``best_score``.
+        score: the player's double-dummy deal score after playing ``card``.
+        best_score: their score before it: what their best card gives.
+        best: the cards that give ``best_score``, for the seats reviewed card by card
+            (empty for the others).
     """
 
     trick: int
@@ -75,8 +68,18 @@ class PlayReview:
 
     @property
     def lost(self) -> int:
-        """Score (= tricks) lost by this card against the best one."""
+        """What the card cost its player: ``best_score - score`` (0 for a best card)."""
         return self.best_score - self.score
+
+
+@dataclasses.dataclass(frozen=True)
+class TrickValues:
+    """The trick the deadline fell in: each seat's score before its card in trick
+    ``number``, as the interval proven by then (by match seat, ``(lo, hi)``, equal where
+    exact)."""
+
+    number: int
+    score_bounds: Triple[tuple[int, int]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,39 +89,37 @@ class DealReview:
     Attributes:
         number: the deal number.
         game: the game played.
-        values: the values at the start of each analysed trick and at the end (number 17),
-            in trick order.
-        reviews: the reviewed seats' plays in analysed tricks, in play order.
+        reviews: every card of the analysed tricks (``first_trick`` to 16), in play order.
         first_trick: the first trick analysed (1 unless ``from_trick`` or the deadline cut
-            it short; 17 when only the end of the deal was).
+            it short; 17 when none was).
+        cut: the trick before ``first_trick`` when the deadline fell in it, else None.
+        scores: the deal's scores, by seat.
         seconds: time spent.
     """
 
     number: int
     game: Contract
-    values: tuple[TrickValues, ...]
     reviews: tuple[PlayReview, ...]
     first_trick: int
+    cut: TrickValues | None
+    scores: Triple[int]
     seconds: float
 
     @property
     def complete(self) -> bool:
-        """Whether every trick was reviewed exactly."""
-        return self.first_trick == 1 and all(v.exact for v in self.values)
+        """Whether every trick was analysed."""
+        return self.first_trick == 1
 
     def lost(self) -> tuple[int, int, int]:
-        """Tricks each seat lost against double dummy over the analysed tricks: the sum of
-        the drops of its value from one trick start to the next (where both are exact)."""
+        """The score each seat lost by its own cards in the analysed tricks: the sum of
+        their costs (:attr:`PlayReview.lost`)."""
         lost = [0, 0, 0]
-        for before, after in zip(self.values, self.values[1:]):
-            for seat in range(3):
-                a, b = before.scores[seat], after.scores[seat]
-                if a is not None and b is not None:
-                    lost[seat] += max(0, a - b)
+        for r in self.reviews:
+            lost[r.seat] += r.lost
         return (lost[0], lost[1], lost[2])
 
     def mistakes(self) -> tuple[PlayReview, ...]:
-        """The reviewed plays that lost something against the best card."""
+        """The cards that cost something, in play order."""
         return tuple(r for r in self.reviews if r.lost > 0)
 
 
@@ -179,85 +180,88 @@ def review_deal(
     Args:
         result: the deal.
         void: the void rule the deal was played under.
-        review: the seats whose every play is valued card by card.
+        review: the seats whose every legal card is valued, for the better alternatives
+            to their costly cards (:attr:`PlayReview.best`); every seat's cards are
+            valued and costed either way.
         from_trick: analyse only this trick and the later ones (1-16).
         deadline: a :func:`time.monotonic` time at which the review stops, inside a
             search if need be (the values of that trick are then intervals).
-        progress: called as ``progress(done, total)`` after each solve.
+        progress: called as ``progress(done, total)`` after each card valued.
         solver: a core solver to reuse (one is made otherwise).
     """
     start = time.monotonic()
     positions = play_positions(result, void)
-    seat_role = [result.role_of(s) for s in range(3)]
-    # One position per trick start: the leader's, and the end.
-    by_trick: dict[int, Position] = {}
-    for number, _, pos in positions:
-        if number not in by_trick and not pos.trick and number >= from_trick:
-            by_trick[number] = pos
-    plays = [(n, seat, p) for n, seat, p in positions if seat in review and n >= from_trick]
-    total = len(by_trick) + len(plays)
+    # Each card of the tricks to analyse, with the positions before and after it.
+    tricks: dict[int, list[tuple[int, Card, Position, Position]]] = {}
+    for (number, seat, before), (_, _, after) in itertools.pairwise(positions):
+        if number >= from_trick:
+            card = result.tricks[number - 1].cards[len(before.trick)]
+            tricks.setdefault(number, []).append((seat, card, before, after))
+    total = sum(len(cards) for cards in tricks.values())
     done = 0
     solver = solver if solver is not None else new_solver(32)
-    values: dict[int, TrickValues] = {}
-    reviews: dict[tuple[int, int], PlayReview] = {}
-    end = len(result.tricks) + 1
-    first = end
+    valued: list[tuple[int, int, PlayReview]] = []
+    cut: TrickValues | None = None
+    first = len(result.tricks) + 1
 
-    def limit() -> float | None:
-        # Seconds left; a past deadline still lets the end of the deal (no search) be valued.
-        return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+    def solve_in(position: Position, role: Role, moves: bool) -> SolveResult:
+        # Within the seconds left; past the deadline, the trick it fell in still gets what
+        # a search of a few milliseconds proves, for the ranges shown.
+        left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+        return solve(position, role, moves=moves, solver=solver, time_limit=left)
 
-    for number in sorted(by_trick, reverse=True):
-        left = limit()
-        if values and deadline is not None and time.monotonic() >= deadline:
+    for number in sorted(tricks, reverse=True):
+        if deadline is not None and time.monotonic() >= deadline:
             break
-        pos = by_trick[number]
-        # The solver's table is kept between solves: later positions of the same deal
-        # share most of their subtrees, which makes the early tricks several times cheaper.
-        solved = solve(pos, moves=False, solver=solver, time_limit=left)
-        values[number] = TrickValues(
-            number,
-            triple(solved.player(seat_role[s]).tricks for s in range(3)),
-            triple(solved.player(seat_role[s]).score for s in range(3)),
-            triple(solved.player(seat_role[s]).score_bounds for s in range(3)),
-        )
-        first = min(first, number)
-        done += 1
-        if progress:
-            progress(done, total)
-        if not solved.exact:
-            break  # the deadline fell in this trick
-        # The reviewed seats' plays in this trick.
-        for n, seat, p in plays:
-            if n != number or (deadline is not None and time.monotonic() >= deadline):
-                continue
-            left = limit()
-            moved = solve(p, seat_role[seat], moves=True, solver=solver, time_limit=left)
+        found: list[tuple[int, Card, _Bounds, _Bounds, tuple[Card, ...]]] = []
+        # The last card first: its positions are the smallest, and the solver's table,
+        # kept between solves, then makes the earlier ones of the deal several times cheaper.
+        for seat, card, before, after in reversed(tricks[number]):
+            role = result.role_of(seat)
+            found.append((seat, card, *_value(card, role, before, after, seat in review, solve_in)))
             done += 1
             if progress:
                 progress(done, total)
-            if not moved.exact:
-                continue
-            card = next(
-                result.tricks[n - 1].cards[i]
-                for i in range(3)
-                if result.tricks[n - 1].seat_of(i) == seat
+        if not all(b[0] == b[1] and a[0] == a[1] for _, _, b, a, _ in found):
+            bounds = {seat: b for seat, _, b, _, _ in found}
+            cut = TrickValues(number, triple(bounds[s] for s in range(3)))
+            break
+        for seat, card, (before_score, _), (score, _), best in found:
+            index = (seat - result.tricks[number - 1].leader) % 3
+            valued.append(
+                (number, index, PlayReview(number, seat, card, score, before_score, best))
             )
-            scores = {m.card: m.score for m in moved.moves if m.score is not None}
-            best = max(scores.values())
-            reviews[(n, seat)] = PlayReview(
-                n, seat, card, scores[card], best, tuple(c for c, s in scores.items() if s == best)
-            )
-    ordered_values = tuple(values[n] for n in sorted(values))
-    ordered_reviews = tuple(
-        reviews[k]
-        for k in sorted(reviews, key=lambda k: (k[0], (k[1] - result.tricks[k[0] - 1].leader) % 3))
-    )
+        first = number
     return DealReview(
         number=result.number,
         game=result.game,
-        values=ordered_values,
-        reviews=ordered_reviews,
+        reviews=tuple(r for _, _, r in sorted(valued, key=lambda v: v[:2])),
         first_trick=first,
+        cut=cut,
+        scores=result.scores,
         seconds=time.monotonic() - start,
     )
+
+
+def _value(
+    card: Card,
+    role: Role,
+    before: Position,
+    after: Position,
+    every_card: bool,
+    solve_in: Callable[[Position, Role, bool], SolveResult],
+) -> tuple[_Bounds, _Bounds, tuple[Card, ...]]:
+    """The score bounds of ``role`` before and after ``card``, and its best cards when
+    ``every_card`` (else none)."""
+    if every_card:
+        moved = solve_in(before, role, True)
+        now = moved.player(role)
+        then = next(m.score_bounds for m in moved.moves if m.card == card)
+        return (
+            now.score_bounds,
+            then,
+            tuple(m.card for m in moved.moves if m.exact and m.score == now.score),
+        )
+    # After first, for the same reason as the order of the cards.
+    then = solve_in(after, role, False).player(role).score_bounds
+    return solve_in(before, role, False).player(role).score_bounds, then, ()

@@ -74,10 +74,14 @@ class LineInput:
     def _stream(self) -> IO[str]:
         return self.stream if self.stream is not None else sys.stdin
 
+    @property
+    def terminal(self) -> bool:
+        """Whether the lines are typed at a terminal (not piped in)."""
+        return bool(getattr(self._stream(), "isatty", lambda: False)())
+
     def ask(self, prompt: str) -> str | None:
         stream = self._stream()
-        tty = bool(getattr(stream, "isatty", lambda: False)())
-        if tty and stream is sys.stdin:
+        if self.terminal and stream is sys.stdin:
             try:
                 return self.console.input(Text(prompt + " > ", style="bold"))
             except EOFError:
@@ -219,23 +223,31 @@ class HumanPlayer(Player):
             self.console.print(render_games(view))
         return super().decide(view)
 
+    def pause(self, prompt: str) -> None:
+        """Wait for Enter (between deals, so that the summary and the analysis are read
+        before the next deal scrolls them away); the commands work as at any prompt, and
+        anything else goes on too."""
+        self._ask(None, prompt, lambda text: None, blank=True)
+
     def _ask(
         self,
-        view: SeatView,
+        view: SeatView | None,
         prompt: str,
         parse: Callable[[str], _A],
         empty: _A | None = None,
+        blank: bool = False,
     ) -> _A:
-        """The answer to ``prompt``, read and parsed; ``empty``, if given, answers an empty
-        line (else one is asked again)."""
+        """Ask until ``parse`` takes an answer, doing the commands typed meanwhile; ``view``
+        is None between deals. An empty line is ``empty``, if given, or an answer to
+        ``parse`` if ``blank``; else it is asked again."""
         while True:
             line = self.io.ask(self.style.text(prompt))
             if line is None:
                 raise QuitRequested("end of input")
             text = line.strip()
-            if not text:
-                if empty is not None:
-                    return empty
+            if not text and empty is not None:
+                return empty
+            if not text and not blank:
                 continue
             word = text.lower()
             if word in _QUIT_WORDS:
@@ -261,7 +273,10 @@ class HumanPlayer(Player):
             except InputError as exc:
                 self.error(str(exc))
 
-    def _hint(self, view: SeatView) -> None:
+    def _hint(self, view: SeatView | None) -> None:
+        if view is None:
+            self.error(t("hint.unavailable", reason=t("hint.between_deals")))
+            return
         if self.hint is None:
             self.error(t("hint.unavailable", reason="-"))
             return
@@ -273,19 +288,23 @@ class HumanPlayer(Player):
             return
         self.console.print(render_advice(advice, self.style))
 
-    def _last(self, view: SeatView) -> None:
-        if not view.tricks:
+    def _last(self, view: SeatView | None) -> None:
+        # Between deals: the last trick of the deal just finished.
+        tricks = view.tricks if view is not None else self.history()[-1].tricks
+        if not tricks:
             self.say(t("last.none"))
             return
-        number = len(view.tricks)
+        number = len(tricks)
+        seen = view or self._last_view
+        seat = seen.seat if seen is not None else -1
         self.console.print(
-            render_finished_trick(
-                number, view.tricks[-1], self.names, self.style, view.seat, "last.trick"
-            )
+            render_finished_trick(number, tricks[-1], self.names, self.style, seat, "last.trick")
         )
 
-    def _talon(self, view: SeatView) -> None:
-        if view.talon is None:
+    def _talon(self, view: SeatView | None) -> None:
+        # Between deals: the deal just finished, as the human's last view of it showed it.
+        view = view or self._last_view
+        if view is None or view.talon is None:
             self.say(t("talon.none"))
             return
         self.say(t("table.talon", cards=" ".join(map(self.style.plain, view.talon.descending()))))

@@ -252,8 +252,9 @@ class _Session:
         self.computers = {
             s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != self.seat
         }
+        self.input = LineInput(console, stream)
         self.human = HumanPlayer(
-            LineInput(console, stream),
+            self.input,
             console,
             self.style,
             self.names,
@@ -307,6 +308,17 @@ class _Session:
                         self.options,
                         self.console,
                         self.err,
+                    )
+                # Before the next deal prints its game, exchange, talon and lead: on a
+                # terminal only (piped answers have no line for it). The save written at
+                # the end of the deal is the one a quit here leaves.
+                if not match.done and self.input.terminal:
+                    self.human.pause(
+                        t(
+                            "prompt.next_deal",
+                            number=len(match.results) + 1,
+                            total=match.rules.length,
+                        )
                     )
         _finish(self.saved, self.options, self.console, self.err, self.names)
 

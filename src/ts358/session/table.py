@@ -15,7 +15,7 @@ from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ts358.analysis.review import DealReview, TrickValues
+from ts358.analysis.review import DealReview, PlayReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Answer, DealResult
 from ts358.players.advice import Advice, Basis
@@ -379,7 +379,9 @@ def render_summary(
 def render_review(
     analysis: DealReview, names: Sequence[str], human: int | None, style: CardStyle
 ) -> RenderableType:
-    """The values at each analysed trick start, tricks lost, and your better alternatives."""
+    """Each player's score before their card in each analysed trick, with what the card
+    cost where it cost something; what each player's cards cost in all; and your costly
+    cards with the better ones. Tricks in a row where nothing changed share a line."""
     if analysis.first_trick > 16:
         return Text(t("analysis.none"))
     parts: list[RenderableType] = [Text(t("analysis.title"), style="bold")]
@@ -389,29 +391,43 @@ def render_review(
     table.add_column(t("analysis.trick"), justify="right")
     for name in names:
         table.add_column(name, justify="right")
-    previous: TrickValues | None = None
-    for v in analysis.values:
-        label = str(v.number) if v.number <= 16 else "="
+    if analysis.cut is not None:  # the trick the deadline fell in: what was proven
+        table.add_row(
+            str(analysis.cut.number),
+            *(
+                Text(f"{lo:+d}" if lo == hi else f"{lo:+d}..{hi:+d}", style="dim")
+                for lo, hi in analysis.cut.score_bounds
+            ),
+        )
+    by_trick: dict[int, dict[int, PlayReview]] = {}
+    for r in analysis.reviews:
+        by_trick.setdefault(r.trick, {})[r.seat] = r
+    # (first trick, last trick, scores, costs): a run of tricks with the same scores and
+    # no cost shares a line; a trick with a cost has a line of its own.
+    rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
+    for number in sorted(by_trick):
+        plays = by_trick[number]
+        scores = tuple(plays[s].best_score for s in range(3))
+        costs = tuple(plays[s].lost for s in range(3))
+        if rows and rows[-1][2] == scores and not any(costs) and not any(rows[-1][3]):
+            rows[-1] = (rows[-1][0], number, scores, costs)
+        else:
+            rows.append((number, number, scores, costs))
+    for first, last, scores, costs in rows:
         cells = []
-        for s in range(3):
-            score = v.scores[s]
-            if score is None:  # cut short by the time limit: what was proven
-                lo, hi = v.score_bounds[s]
-                cells.append(Text(f"{lo:+d}..{hi:+d}", style="dim"))
-                continue
-            cell = Text(f"{score:+d}")
-            before = previous.scores[s] if previous is not None else None
-            if before is not None and before > score:
-                cell.stylize("red")
-                cell.append(" !")  # a drop: the marker works without colour too
-            cells.append(cell)
-        table.add_row(label, *cells)
-        previous = v
+        for score, cost in zip(scores, costs):
+            # The cost in the cell itself: it reads without colour too.
+            cells.append(
+                Text(f"{score:+d} (-{cost})", style="red") if cost else Text(f"{score:+d}")
+            )
+        table.add_row(str(first) if first == last else f"{first}-{last}", *cells)
+    table.add_row("=", *(f"{v:+d}" for v in analysis.scores))
     parts.append(table)
-    lost = analysis.lost()
-    parts.append(
-        Text(t("analysis.lost", list=", ".join(f"{names[s]} {lost[s]}" for s in range(3))))
-    )
+    lost = ", ".join(f"{names[s]} {v}" for s, v in enumerate(analysis.lost()))
+    if analysis.complete:
+        parts.append(Text(t("analysis.lost", list=lost)))
+    else:
+        parts.append(Text(t("analysis.lost_part", first=analysis.first_trick, list=lost)))
     if human is not None:
         mistakes = [r for r in analysis.mistakes() if r.seat == human]
         if not mistakes:

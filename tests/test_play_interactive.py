@@ -142,7 +142,7 @@ def test_summary_and_analysis_after_a_deal(monkeypatch):
     assert result.exit_code == 0, result.stderr
     deal = expected.results[0]
     out = result.stdout
-    assert "Deal 1: " in out and "Analysis:" in out and "Lost by own cards" in out
+    assert "Deal 1: " in out and "Double-dummy analysis:" in out and "Lost by own cards" in out
     assert "Analysing the deal" in result.stderr and "Analysing" not in out
     # The summary row of each player: tricks/obligation and the score.
     summary = out.split("Deal 1: ")[1]

@@ -33,7 +33,16 @@ if TYPE_CHECKING:
         Pending,
     )
     from ts358.match import Match, MatchSnapshot
-    from ts358.players import LEVELS, Advice, Basis, Effort, Player, advise, make_player
+    from ts358.players import (
+        LEVELS,
+        Advice,
+        Basis,
+        Effort,
+        Player,
+        PlayerSpec,
+        advise,
+        make_player,
+    )
     from ts358.position import IllegalPlay, Position, PositionError
     from ts358.record import RecordError, match_record, replay
     from ts358.rules import Contract, Role, Rules, VoidRule
@@ -57,7 +66,16 @@ _MODULES = {
         "Pending",
     ),
     "ts358.match": ("Match", "MatchSnapshot"),
-    "ts358.players": ("LEVELS", "Advice", "Basis", "Effort", "Player", "advise", "make_player"),
+    "ts358.players": (
+        "LEVELS",
+        "Advice",
+        "Basis",
+        "Effort",
+        "Player",
+        "PlayerSpec",
+        "advise",
+        "make_player",
+    ),
     "ts358.position": ("IllegalPlay", "Position", "PositionError"),
     "ts358.record": ("RecordError", "match_record", "replay"),
     "ts358.rules": ("Contract", "Role", "Rules", "VoidRule"),
@@ -89,6 +107,7 @@ __all__ = [
     "NotationError",
     "Pending",
     "Player",
+    "PlayerSpec",
     "PlayerValue",
     "Position",
     "PositionError",

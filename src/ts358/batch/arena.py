@@ -7,7 +7,8 @@ generator seeded by ``(S, b)`` only: it draws the deal number (1-6), then plays 
 to that deal with three rule-of-thumb ("medium") players, so the context (games used up,
 exchanges) is the kind a real match produces; the board is the next deal of that match.
 
-With three player configurations (levels, e.g. ``hard,medium,medium``), each board is played
+With three player configurations (levels with optional settings,
+:class:`~ts358.players.PlayerSpec`, e.g. ``hard:layouts=48,hard,medium``), each board is played
 once per distinct *seat permutation* of the configurations: 6 when all differ, 3 when two
 are equal, 1 when all three are. Each configuration thus holds every seat equally often on
 every board, and the luck of the cards cancels. A player's random seed derives from
@@ -43,7 +44,7 @@ from typing import Any
 from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.deal import Deal, DealSetup, IllegalDecision
 from ts358.match import Match
-from ts358.players import HeuristicPlayer, make_player
+from ts358.players import HeuristicPlayer, PlayerSpec, make_player
 from ts358.rules import Contract, Rules, triple
 from ts358.seeds import derived_rng, derived_seed
 
@@ -346,12 +347,15 @@ def run_arena(
     (:func:`summarize_arena` plus the run's parameters). ``on_boards(n)`` is called as chunks of
     ``n`` boards finish (progress)."""
 
-    configs = tuple(configs)
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
+    # Written out the one way, so that equal players pool however they were typed.
+    parsed = [PlayerSpec.parse(c) for c in configs]
+    names = triple(map(str, parsed))
+    specs = dict(zip(names, parsed))
     slots = task_slots(workers, scheduler)
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)
-    chunks = [ArenaChunk(seed, configs, r.start, r.stop) for r in ranges]
+    chunks = [ArenaChunk(seed, names, r.start, r.stop) for r in ranges]
 
     def done(index: int, result: list[BoardOutcome]) -> None:
         if on_boards is not None:
@@ -363,11 +367,16 @@ def run_arena(
     outcomes = [o for chunk in results for o in chunk]
     document = {
         "command": "arena",
-        "players": list(configs),
+        "players": list(names),
+        "efforts": {
+            name: dataclasses.asdict(spec.effort()) | {"threads": spec.threads()}
+            for name, spec in specs.items()
+            if spec.level == "hard"
+        },
         "seed": seed,
         "board_context": BOARD_CONTEXT,
         "won_means": "highest score of the deal, ties shared; 1/3 is par",
-        **summarize_arena(configs, outcomes),
+        **summarize_arena(names, outcomes),
         "execution": {
             "workers": None if scheduler is not None else slots,
             "scheduler": scheduler,

@@ -65,7 +65,13 @@ def _arena_table(doc: dict[str, Any]) -> Table:
         ("max ms", "right"),
     )
     for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=name == "95% CI")
+        # A player's settings can be long: folded onto more lines rather than cut.
+        table.add_column(
+            name,
+            justify=justify,
+            no_wrap=name == "95% CI",
+            overflow="fold" if name == "player" else "ellipsis",
+        )
     for r in doc["results"]:
         table.add_row(
             r["config"],

@@ -25,7 +25,7 @@ import typer
 from ts358._input import quote
 from ts358.cards import NotationError
 from ts358.cli.app import CommandError
-from ts358.players import LEVELS
+from ts358.players import LEVELS, PlayerSpec
 from ts358.rules import Contract, Role, VoidRule, check_match_length
 from ts358.session.texts import LANGUAGES
 
@@ -73,7 +73,8 @@ class GameList(tuple[Contract, ...]):
 
 
 class PlayerLevels(tuple[str, str, str]):
-    """Three computer players' levels, in seat order."""
+    """Three computer players' specifications (:class:`~ts358.players.PlayerSpec` texts in
+    their written-out form), in seat order."""
 
 
 def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -154,11 +155,14 @@ def level(text: str) -> str:
 
 
 def player_levels(text: str) -> PlayerLevels:
-    """Three levels separated by commas, e.g. ``hard,medium,medium``."""
+    """Three player specifications separated by commas, e.g. ``hard:layouts=48,hard,medium``."""
     parts = text.split(",")
     if len(parts) != 3 or not all(p.strip() for p in parts):
         raise typer.BadParameter(f"three levels separated by commas, not {quote(text)}")
-    return PlayerLevels(level(p) for p in parts)
+    try:
+        return PlayerLevels(str(PlayerSpec.parse(p)) for p in parts)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def language(text: str) -> str:
@@ -252,8 +256,9 @@ Players = Annotated[
         "--players",
         metavar="A,B,C",
         parser=player_levels,
-        help="Three player levels (easy, medium, hard) separated by commas, e.g. "
-        "hard,medium,medium (default: medium,medium,medium).",
+        help="Three players separated by commas: levels (easy, medium, hard), the hard ones "
+        "with optional settings, e.g. hard:layouts=48:nodes=12000000,hard,medium "
+        "(default: medium,medium,medium; settings: docs/arena.md).",
     ),
 ]
 Language = Annotated[

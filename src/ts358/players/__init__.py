@@ -7,6 +7,7 @@ from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.random import RandomPlayer
 from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer, advise
+from ts358.players.spec import LEVELS, PlayerSpec, make_player
 
 __all__ = [
     "LEVELS",
@@ -16,30 +17,9 @@ __all__ = [
     "HeuristicPlayer",
     "PlayEstimate",
     "Player",
+    "PlayerSpec",
     "RandomPlayer",
     "SamplingPlayer",
     "advise",
     "make_player",
 ]
-
-LEVELS = ("easy", "medium", "hard")
-
-
-def make_player(level: str, seed: int | None = None, *, threads: int = 1) -> Player:
-    """The computer player of a level.
-
-    ``easy`` plays random legal cards; ``medium`` plays by rule of thumb; ``hard`` samples
-    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`), on
-    ``threads`` threads (its decisions depend on the thread count; the other levels use
-    none and ignore it). One thread by default: the arena and ``ts358 analyze`` run one
-    player per worker process, and the arena's measurements stay comparable.
-    """
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads!r}")
-    if level == "easy":
-        return RandomPlayer(seed)
-    if level == "medium":
-        return HeuristicPlayer()
-    if level == "hard":
-        return SamplingPlayer(seed, threads=threads)
-    raise ValueError(f"not a level: {level!r} (one of {', '.join(LEVELS)})")

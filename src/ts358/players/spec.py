@@ -1,0 +1,140 @@
+"""Player specifications: a level and its settings in one short text, as the arena takes them.
+
+``hard`` is the hard player with its default :class:`~ts358.players.sampling.Effort`;
+``hard:layouts=48:nodes=12000000`` the same player sampling 48 layouts for every decision
+with a budget of 12 million solver nodes per decision. The settings are what makes
+strength against thinking time measurable in a duplicate arena
+(``ts358 arena --players hard:layouts=48,hard,medium``).
+
+Settings, each ``name=whole number``, separated by ``:``:
+
+- ``layouts``: the layouts of every decision kind (play early and late, game choice,
+  discard, the advice on a give);
+- ``nodes``: the node budget per decision (``node_budget``);
+- any field of :class:`Effort` by its name (``play_early``, ``play_late``, ``late_from``,
+  ``choose``, ``discard``, ``discard_candidates``, ``give``, ``node_budget``), applied after
+  ``layouts`` and ``nodes`` whatever the order written;
+- ``threads``: the solver threads of the player (1 unless given: the arena runs a player
+  per worker process).
+
+Only ``hard`` takes settings; ``easy`` and ``medium`` have none to set.
+
+>>> spec = PlayerSpec.parse("hard:nodes=6000000:layouts=48")
+>>> str(spec)
+'hard:layouts=48:nodes=6000000'
+>>> spec.effort().play_late, spec.effort().node_budget
+(48, 6000000)
+>>> PlayerSpec.parse("medium:layouts=4")
+Traceback (most recent call last):
+...
+ValueError: medium takes no settings, not 'medium:layouts=4'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ts358._input import quote
+from ts358.players.base import Player
+from ts358.players.heuristic import HeuristicPlayer
+from ts358.players.random import RandomPlayer
+from ts358.players.sampling import Effort, SamplingPlayer
+
+__all__ = ["LEVELS", "SETTINGS", "PlayerSpec", "make_player"]
+
+LEVELS = ("easy", "medium", "hard")
+
+_EFFORT_FIELDS = tuple(f.name for f in dataclasses.fields(Effort))
+_LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
+_GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
+SETTINGS = ("layouts", "nodes", "threads", *_EFFORT_FIELDS)
+"""The names of the settings a ``hard`` specification takes, in their written order."""
+
+_LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256}
+_MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerSpec:
+    """A computer player's level and settings, as parsed from ``level[:name=value...]``.
+
+    Attributes:
+        level: ``easy``, ``medium`` or ``hard``.
+        settings: ``(name, value)`` pairs in the order of :data:`SETTINGS`, each name once.
+    """
+
+    level: str
+    settings: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """The specification written as ``text``; ValueError, quoting it, if it is not one."""
+        level, *parts = text.strip().lower().split(":")
+        level = level.strip()
+        if level not in LEVELS:
+            raise ValueError(f"not a level: {quote(level)} (one of {', '.join(LEVELS)})")
+        if parts and level != "hard":
+            raise ValueError(f"{level} takes no settings, not {quote(text)}")
+        values: dict[str, int] = {}
+        for part in parts:
+            name, sep, value = (s.strip() for s in part.partition("="))
+            if not sep or not name:
+                raise ValueError(f"a setting is name=value, not {quote(part)} in {quote(text)}")
+            if name not in SETTINGS:
+                raise ValueError(
+                    f"not a setting of hard: {quote(name)} (one of {', '.join(SETTINGS)})"
+                )
+            if name in values:
+                raise ValueError(f"{name} is set twice in {quote(text)}")
+            values[name] = _whole(name, value)
+        return cls(level, tuple((n, values[n]) for n in SETTINGS if n in values))
+
+    def __str__(self) -> str:
+        return ":".join([self.level, *(f"{n}={v}" for n, v in self.settings)])
+
+    def effort(self) -> Effort:
+        """The :class:`Effort` the settings give (the defaults where none is set)."""
+        changes: dict[str, int] = {}
+        for name, value in self.settings:
+            for field in _GROUPS.get(name, (name,) if name in _EFFORT_FIELDS else ()):
+                changes[field] = value
+        return dataclasses.replace(Effort(), **changes)
+
+    def threads(self, default: int = 1) -> int:
+        """The ``threads`` setting, or ``default`` where it is not set."""
+        return dict(self.settings).get("threads", default)
+
+    def make(self, seed: int | None = None, *, threads: int | None = None) -> Player:
+        """A new player of this specification; ``threads`` stands where the text sets none."""
+        if self.level == "easy":
+            return RandomPlayer(seed)
+        if self.level == "medium":
+            return HeuristicPlayer()
+        return SamplingPlayer(seed, self.effort(), threads=self.threads(threads or 1))
+
+
+def _whole(name: str, text: str) -> int:
+    limit = _LIMITS.get(name, _MAX_SETTING)
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {quote(text)}") from None
+    if not 1 <= value <= limit:
+        raise ValueError(f"{name} must be from 1 to {limit:,}, not {value:,}")
+    return value
+
+
+def make_player(spec: str | PlayerSpec, seed: int | None = None, *, threads: int = 1) -> Player:
+    """The computer player of a level, or of a specification such as ``hard:layouts=48``.
+
+    ``easy`` plays random legal cards; ``medium`` plays by rule of thumb; ``hard`` samples
+    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`), on
+    ``threads`` threads unless the specification sets its own (its decisions depend on the
+    thread count; the other levels use none and ignore it). One thread by default: the arena
+    and ``ts358 analyze`` run one player per worker process, and the arena's measurements
+    stay comparable. ValueError for a text that is not a specification (see the module).
+    """
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads!r}")
+    parsed = spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
+    return parsed.make(seed, threads=threads)

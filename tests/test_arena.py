@@ -2,6 +2,7 @@
 statistics worked out by hand, reproducible whatever the number of workers or the cluster."""
 
 import json
+import math
 import os
 import pty
 import subprocess
@@ -148,14 +149,17 @@ def test_summary_worked_by_hand():
             1,
             ((2, -1, -1), (1, 1, -2), (0, 0, 0)),
             ("hearts",) * 3,
-            {"A": TimeHistogram([0.001, 0.003]), "B": TimeHistogram([0.002])},
+            {
+                "A": {"play": TimeHistogram([0.001]), "choose": TimeHistogram([0.003])},
+                "B": {"play": TimeHistogram([0.002])},
+            },
         ),
         BoardOutcome(
             1,
             2,
             ((-2, 1, 1), (0, -3, 3), (1, 2, -3)),
             ("spades",) * 3,
-            {"A": TimeHistogram([0.010]), "B": TimeHistogram()},
+            {"A": {"play": TimeHistogram([0.010])}, "B": {}},
         ),
     ]
     doc = summarize_arena(("A", "B", "B"), list(reversed(boards)))  # order given doesn't matter
@@ -176,6 +180,13 @@ def test_summary_worked_by_hand():
     assert a["decision_ms"]["median"] == pytest.approx(3.0, rel=0.005)
     assert a["decision_ms"]["max"] == 10.0
     assert b["decision_ms"]["median"] == pytest.approx(2.0, rel=0.005)
+    # By kind, merged over the boards: A played in 1 and 10 ms and chose in 3.
+    by_kind = a["decision_ms"]["by_kind"]
+    assert sorted(by_kind) == ["choose", "play"]
+    assert by_kind["play"]["count"] == 2 and by_kind["play"]["max"] == 10.0
+    assert by_kind["play"]["median"] == pytest.approx(1.0, rel=0.005)
+    assert by_kind["choose"]["count"] == 1
+    assert by_kind["choose"]["p99"] == pytest.approx(3.0, rel=0.005)
     (pair,) = doc["pairs"]
     assert (pair["a"], pair["b"]) == ("A", "B")
     assert pair["mean_difference"] == pytest.approx((1.5 - 4) / 2, abs=1e-4)
@@ -192,6 +203,11 @@ def test_time_histogram_median_within_half_a_percent():
     assert whole.count == 2001 and whole.max == max(times)
     assert whole.median() == pytest.approx(statistics.median(times), rel=0.005)
     assert TimeHistogram().median() is None
+    ordered = sorted(times)
+    for q in (0.1, 0.9, 0.99):
+        assert whole.quantile(q) == pytest.approx(ordered[math.ceil(q * 2001) - 1], rel=0.005)
+    assert whole.quantile(1.0) == pytest.approx(max(times), rel=0.005)
+    assert TimeHistogram().quantile(0.9) is None
     assert TimeHistogram([0.0]).median() == 0.0
 
 
@@ -293,7 +309,7 @@ def test_cli_table():
     "args,parts",
     [
         (["--players", "medium,easy"], ("'--players'", "three levels", "'medium,easy'")),
-        (["--players", "medium,expert,easy"], ("'--players'", "not a level: 'expert'")),
+        (["--players", "medium,master,easy"], ("'--players'", "not a level: 'master'")),
         (["--deals", "0"], ("'--deals'", "at least 1, not 0")),
         (["--deals", "many"], ("'--deals'", "not a whole number: 'many'")),
         (["--seed", "-3"], ("'--seed'", "at least 0, not -3")),

@@ -77,7 +77,7 @@ def test_kurnik_rules(tmp_path):
         (["--auto", "--deals", "six"], ("Invalid value for '--deals'", "not 'six'")),
         (["--auto", "--seed", "x"], ("Invalid value for '--seed'", "not a whole number: 'x'")),
         (["--auto", "--seed", "-1"], ("Invalid value for '--seed'", "at least 0, not -1")),
-        (["--auto", "--level", "expert"], ("Invalid value for '--level'", "not a level: 'expert'")),
+        (["--auto", "--level", "master"], ("Invalid value for '--level'", "not a level: 'master'")),
         (["--auto", "--lang", "de"], ("Invalid value for '--lang'", "not a language: 'de'")),
         (
             ["--auto", "--rules", "strict"],

@@ -85,7 +85,7 @@ def test_the_written_form_round_trips_whatever_the_order(settings, rnd):
 @pytest.mark.parametrize(
     "text,message",
     [
-        ("expert", "not a level: 'expert' (one of easy, medium, hard)"),
+        ("master", "not a level: 'master' (one of easy, medium, hard, expert)"),
         ("medium:layouts=4", "medium takes no settings, not 'medium:layouts=4'"),
         ("easy:nodes=4", "easy takes no settings"),
         ("hard:layout=4", "not a setting of hard: 'layout' (one of layouts, nodes, threads,"),

@@ -63,7 +63,7 @@ def test_make_player():
     assert isinstance(make_player("easy", 1), RandomPlayer)
     assert isinstance(make_player("medium"), HeuristicPlayer)
     with pytest.raises(ValueError, match="not a level"):
-        make_player("expert")
+        make_player("master")
 
 
 def test_random_player_is_reproducible_and_legal():

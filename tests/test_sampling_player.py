@@ -49,7 +49,7 @@ def test_every_decision_is_legal_over_a_match(rules):
 def test_make_player_hard_is_the_sampling_player():
     assert isinstance(make_player("hard", 3), SamplingPlayer)
     with pytest.raises(ValueError):
-        make_player("expert")
+        make_player("master")
 
 
 def run_deal_to(match_seed, seat, tricks_done):

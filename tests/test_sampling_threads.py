@@ -147,7 +147,8 @@ def sequential_choice(seed, effort, view):
             for full, discard, game, talon in hands(world):
                 dealt = list(world.hands)  # the hands before the talon
                 dealt[view.chooser] = full - talon
-                rollouts.append(player._rollout(view, tuple(dealt), talon, discard, game))
+                tricks = player._rollout(view, tuple(dealt), talon, discard, game)
+                rollouts.append(view.role.score(game, tricks))
             totals = [t + s for t, s in zip(totals, rollouts)]
     best = max(range(len(options)), key=lambda i: (totals[i], -i))
     return options[best], solved, solver.nodes

@@ -98,19 +98,20 @@ class BoardOutcome:
     """A board played in every seat permutation.
 
     ``scores[p][seat]`` is the deal score of ``seat`` in permutation ``p`` (of
-    :func:`seat_permutations`); ``games[p]`` the game chosen; ``times[label]`` the times
-    of the decisions of that configuration on this board, in seconds."""
+    :func:`seat_permutations`); ``games[p]`` the game chosen; ``times[label][kind]`` the
+    times of the decisions of that configuration on this board by decision kind (``play``,
+    ``choose``, ...), in seconds."""
 
     index: int
     number: int
     scores: tuple[tuple[int, int, int], ...]
     games: tuple[str, ...]
-    times: dict[str, TimeHistogram]
+    times: dict[str, dict[str, TimeHistogram]]
 
 
 class TimeHistogram:
     """Decision times in logarithmic bins 1% wide: a run of millions of decisions keeps a
-    few hundred counts, not every time. The median is the centre of its bin (within 0.5%);
+    few hundred counts, not every time. A quantile is the centre of its bin (within 0.5%);
     the maximum is exact."""
 
     STEP = math.log(1.01)
@@ -137,15 +138,28 @@ class TimeHistogram:
         self.count += other.count
         self.max = max(self.max, other.max)
 
-    def median(self) -> float | None:
+    def quantile(self, q: float) -> float | None:
+        """The time that a share ``q`` (0-1) of the decisions took at most, None if none."""
         if not self.count:
             return None
         seen = 0
         for b in sorted(self.bins):
             seen += self.bins[b]
-            if 2 * seen >= self.count:
+            if seen >= q * self.count:
                 return min(self.FLOOR * math.exp((b + 0.5) * self.STEP), self.max)
         raise AssertionError("unreachable")
+
+    def median(self) -> float | None:
+        return self.quantile(0.5)
+
+    def milliseconds(self) -> dict[str, Any]:
+        """Count, median, p90, p99 and max in milliseconds, as the results give them."""
+        out: dict[str, Any] = {"count": self.count}
+        for name, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99)):
+            t = self.quantile(q)
+            out[name] = None if t is None else _round(t * 1000, 3)
+        out["max"] = _round(self.max * 1000, 3) if self.count else None
+        return out
 
     def __getstate__(self) -> tuple[dict[int, int], int, float]:
         return (self.bins, self.count, self.max)
@@ -192,7 +206,7 @@ def play_board(
     ``factory(config, player_seed)`` (default: :func:`ts358.players.make_player`)."""
     scores = []
     games = []
-    times = {label: TimeHistogram() for label in labels(configs)}
+    times: dict[str, dict[str, TimeHistogram]] = {label: {} for label in labels(configs)}
     clock = time.perf_counter
     for p, perm in enumerate(seat_permutations(configs)):
         players = [
@@ -207,7 +221,8 @@ def play_board(
             seat = pending.seat
             start = clock()
             decision = players[seat].decide(pending.view)
-            times[perm[seat]].add(clock() - start)
+            kind = pending.view.kind.value if pending.view.kind else "none"
+            times[perm[seat]].setdefault(kind, TimeHistogram()).add(clock() - start)
             try:
                 deal.apply_answer(decision)
             except IllegalDecision as exc:
@@ -279,6 +294,7 @@ def summarize_arena(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) ->
     wins = dict.fromkeys(names, 0.0)
     seat_deals = dict.fromkeys(names, 0)
     times = {n: TimeHistogram() for n in names}
+    kind_times: dict[str, dict[str, TimeHistogram]] = {n: {} for n in names}
     digest = hashlib.sha256()
     for outcome in outcomes:
         sums = dict.fromkeys(names, 0.0)
@@ -296,8 +312,9 @@ def summarize_arena(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) ->
                     wins[label] += 1 / len(winners)
         for n in names:
             per_board[n].append(sums[n] / counts[n])
-            if n in outcome.times:
-                times[n].merge(outcome.times[n])
+            for kind, histogram in outcome.times.get(n, {}).items():
+                times[n].merge(histogram)
+                kind_times[n].setdefault(kind, TimeHistogram()).merge(histogram)
     results = []
     for n in names:
         entry: dict[str, Any] = {"config": n, "seats": configs.count(n)}
@@ -309,11 +326,9 @@ def summarize_arena(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) ->
         else:
             entry.update(mean=None, ci95=None, won=None)
         entry["seat_deals"] = seat_deals[n]
-        median = times[n].median()
         entry["decisions"] = times[n].count
-        entry["decision_ms"] = {
-            "median": None if median is None else _round(median * 1000, 3),
-            "max": _round(times[n].max * 1000, 3) if times[n].count else None,
+        entry["decision_ms"] = times[n].milliseconds() | {
+            "by_kind": {k: h.milliseconds() for k, h in sorted(kind_times[n].items())}
         }
         results.append(entry)
     pairs = []
@@ -371,7 +386,7 @@ def run_arena(
         "efforts": {
             name: dataclasses.asdict(spec.effort()) | {"threads": spec.threads()}
             for name, spec in specs.items()
-            if spec.level == "hard"
+            if spec.level in ("hard", "expert")
         },
         "seed": seed,
         "board_context": BOARD_CONTEXT,

@@ -95,12 +95,20 @@ class Effort:
 
 
 class _Budget:
-    """Solver calls that share one thread's node budget (and deadline) of a decision."""
+    """Solver calls that share one thread's node budget (and deadline) of a decision.
 
-    def __init__(self, solver: _core358.Solver, nodes: int, deadline: float) -> None:
+    With ``spread``, each call may spend only its share of what is left, ``left //
+    pending``, ``pending`` being the calls still to come (set by the caller): every layout
+    gets its turn and a hard one cannot starve the rest. Without, a call may spend it all."""
+
+    def __init__(
+        self, solver: _core358.Solver, nodes: int, deadline: float, spread: bool = False
+    ) -> None:
         self.solver = solver
         self.left = nodes
         self.deadline = deadline  # time.monotonic() to stop at, 0: none
+        self.spread = spread
+        self.pending = 1
 
     def spent(self) -> bool:
         """Whether the budget is spent or the deadline passed."""
@@ -108,13 +116,16 @@ class _Budget:
 
     def run(self, method: str, *args: object) -> Any:
         """``solver.method(*args)`` within what is left, or None once the budget is spent."""
-        if self.left <= 0:
+        nodes = self.left // max(1, self.pending) if self.spread else self.left
+        self.pending = max(1, self.pending - 1)
+        if nodes <= 0:  # (0 would mean no limit to the solver)
             return None
         before = self.solver.nodes
         try:
-            return getattr(self.solver, method)(*args, max_nodes=self.left, deadline=self.deadline)
+            return getattr(self.solver, method)(*args, max_nodes=nodes, deadline=self.deadline)
         except _core358.SearchLimit:
-            self.left = 0
+            if not self.spread:
+                self.left = 0
             return None
         finally:
             self.left -= self.solver.nodes - before
@@ -146,6 +157,7 @@ class SamplingPlayer(Player):
     layouts of a decision (each with its own solver and table: ``threads * tt_mb`` MB)."""
 
     name = "sampling"
+    _spread = False  # whether each solve of a decision gets only its share of the budget
 
     def __init__(
         self, seed: int | None = 0, effort: Effort | None = None, tt_mb: int = 16, threads: int = 1
@@ -185,6 +197,7 @@ class SamplingPlayer(Player):
         solve: Callable[[_Budget, World], _R | None],
         deadline: float = 0.0,
         parallel: bool = True,
+        calls_per_layout: int = 1,
     ) -> list[_R | None]:
         """``solve(budget, world)`` for each layout in turn while its thread's budget (and
         the deadline) lasts, the results in layout order (None: not reached).
@@ -194,13 +207,16 @@ class SamplingPlayer(Player):
         in the calling thread, and so do all T shares, one after another, unless
         ``parallel``: small solves spend most of their time in Python, where threads only
         pass the interpreter lock to and fro. What a share solves depends on its layouts and
-        its budget only, never on how fast the others run, so both ways decide alike."""
+        its budget only, never on how fast the others run, so both ways decide alike.
+        ``calls_per_layout`` is the solver calls ``solve`` makes per layout, for a spread
+        budget's shares (:attr:`_spread`)."""
         used = max(1, min(self.threads, len(worlds)))
         nodes = self.effort.node_budget // used
         stopping = threading.Event()  # set at Ctrl-C or an error: start no other layout
 
         def work(t: int) -> list[_R | None]:
-            budget = _Budget(self._solvers[t], nodes, deadline)
+            budget = _Budget(self._solvers[t], nodes, deadline, self._spread)
+            budget.pending = len(worlds[t::used]) * calls_per_layout
             out: list[_R | None] = []
             for world in worlds[t::used]:
                 if budget.spent() or stopping.is_set():
@@ -245,7 +261,7 @@ class SamplingPlayer(Player):
         discard: CardSet,
         game: Contract,
     ) -> int:
-        """This seat's score when the deal is played out by the rule of thumb: ``hands`` by
+        """This seat's tricks when the deal is played out by the rule of thumb: ``hands`` by
         seat before the talon (the chooser's sixteen), the chooser taking ``talon`` and
         discarding ``discard``. The cheap estimate used when exact solves of whole deals do
         not fit the budget."""
@@ -255,7 +271,7 @@ class SamplingPlayer(Player):
         deal.discard(discard)
         while (pending := deal.pending()) is not None:
             deal.apply_answer(self._rule_of_thumb.decide(pending.view))
-        return deal.result().scores[view.seat]
+        return deal.result().taken[view.seat]
 
     def _rank_by_average(
         self,
@@ -292,7 +308,9 @@ class SamplingPlayer(Player):
         if not solved:
             basis = Basis.ROLLOUTS
             for world in worlds:
-                rollouts = [self._rollout(view, *deal) for deal in deals_of(world)]
+                rollouts = [
+                    view.role.score(deal[3], self._rollout(view, *deal)) for deal in deals_of(world)
+                ]
                 totals = [t + s for t, s in zip(totals, rollouts)]
         layouts = solved or len(worlds)
         order = sorted(range(len(options)), key=lambda i: (-totals[i], i))

@@ -14,10 +14,12 @@ Settings, each ``name=whole number``, separated by ``:``:
 - any field of :class:`Effort` by its name (``play_early``, ``play_late``, ``late_from``,
   ``choose``, ``discard``, ``discard_candidates``, ``give``, ``node_budget``), applied after
   ``layouts`` and ``nodes`` whatever the order written;
-- ``threads``: the solver threads of the player (1 unless given: the arena runs a player
-  per worker process).
+- ``threads``: the player's solver threads (unless given, the caller's choice, else 1 for
+  hard and 2 for expert).
 
-Only ``hard`` takes settings; ``easy`` and ``medium`` have none to set.
+``hard`` and ``expert`` take settings, each starting from its own default effort
+(:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
+none to set.
 
 >>> spec = PlayerSpec.parse("hard:nodes=6000000:layouts=48")
 >>> str(spec)
@@ -36,19 +38,22 @@ import dataclasses
 
 from ts358._input import quote
 from ts358.players.base import Player
+from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.random import RandomPlayer
 from ts358.players.sampling import Effort, SamplingPlayer
 
 __all__ = ["LEVELS", "SETTINGS", "PlayerSpec", "make_player"]
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
+# The levels that search: their player class, default effort and default threads.
+_SEARCHERS = {"hard": (SamplingPlayer, Effort(), 1), "expert": (ExpertPlayer, EXPERT_EFFORT, 2)}
 _EFFORT_FIELDS = tuple(f.name for f in dataclasses.fields(Effort))
 _LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
 _GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
 SETTINGS = ("layouts", "nodes", "threads", *_EFFORT_FIELDS)
-"""The names of the settings a ``hard`` specification takes, in their written order."""
+"""The names of the settings of ``hard`` and ``expert``, in their written order."""
 
 _LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256}
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
@@ -59,7 +64,7 @@ class PlayerSpec:
     """A computer player's level and settings, as parsed from ``level[:name=value...]``.
 
     Attributes:
-        level: ``easy``, ``medium`` or ``hard``.
+        level: one of :data:`LEVELS`.
         settings: ``(name, value)`` pairs in the order of :data:`SETTINGS`, each name once.
     """
 
@@ -73,7 +78,7 @@ class PlayerSpec:
         level = level.strip()
         if level not in LEVELS:
             raise ValueError(f"not a level: {quote(level)} (one of {', '.join(LEVELS)})")
-        if parts and level != "hard":
+        if parts and level not in _SEARCHERS:
             raise ValueError(f"{level} takes no settings, not {quote(text)}")
         values: dict[str, int] = {}
         for part in parts:
@@ -82,7 +87,7 @@ class PlayerSpec:
                 raise ValueError(f"a setting is name=value, not {quote(part)} in {quote(text)}")
             if name not in SETTINGS:
                 raise ValueError(
-                    f"not a setting of hard: {quote(name)} (one of {', '.join(SETTINGS)})"
+                    f"not a setting of {level}: {quote(name)} (one of {', '.join(SETTINGS)})"
                 )
             if name in values:
                 raise ValueError(f"{name} is set twice in {quote(text)}")
@@ -93,16 +98,20 @@ class PlayerSpec:
         return ":".join([self.level, *(f"{n}={v}" for n, v in self.settings)])
 
     def effort(self) -> Effort:
-        """The :class:`Effort` the settings give (the defaults where none is set)."""
+        """The :class:`Effort` the settings give (the level's defaults where none is set;
+        :class:`Effort`'s own for a level that does not search)."""
         changes: dict[str, int] = {}
         for name, value in self.settings:
             for field in _GROUPS.get(name, (name,) if name in _EFFORT_FIELDS else ()):
                 changes[field] = value
-        return dataclasses.replace(Effort(), **changes)
+        base = _SEARCHERS[self.level][1] if self.level in _SEARCHERS else Effort()
+        return dataclasses.replace(base, **changes)
 
-    def threads(self, default: int = 1) -> int:
-        """The ``threads`` setting, or ``default`` where it is not set."""
-        return dict(self.settings).get("threads", default)
+    def threads(self, default: int | None = None) -> int:
+        """The ``threads`` setting; where it is not set, ``default``, else the level's own
+        (1 for a level that does not search)."""
+        own = _SEARCHERS[self.level][2] if self.level in _SEARCHERS else 1
+        return dict(self.settings).get("threads", default or own)
 
     def make(self, seed: int | None = None, *, threads: int | None = None) -> Player:
         """A new player of this specification; ``threads`` stands where the text sets none."""
@@ -110,7 +119,8 @@ class PlayerSpec:
             return RandomPlayer(seed)
         if self.level == "medium":
             return HeuristicPlayer()
-        return SamplingPlayer(seed, self.effort(), threads=self.threads(threads or 1))
+        kind = _SEARCHERS[self.level][0]
+        return kind(seed, self.effort(), threads=self.threads(threads))
 
 
 def _whole(name: str, text: str) -> int:
@@ -124,17 +134,22 @@ def _whole(name: str, text: str) -> int:
     return value
 
 
-def make_player(spec: str | PlayerSpec, seed: int | None = None, *, threads: int = 1) -> Player:
+def make_player(
+    spec: str | PlayerSpec, seed: int | None = None, *, threads: int | None = None
+) -> Player:
     """The computer player of a level, or of a specification such as ``hard:layouts=48``.
 
     ``easy`` plays random legal cards; ``medium`` plays by rule of thumb; ``hard`` samples
-    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`), on
-    ``threads`` threads unless the specification sets its own (its decisions depend on the
-    thread count; the other levels use none and ignore it). One thread by default: the arena
-    and ``ts358 analyze`` run one player per worker process, and the arena's measurements
-    stay comparable. ValueError for a text that is not a specification (see the module).
+    the hidden cards and solves each layout double dummy (:class:`SamplingPlayer`);
+    ``expert`` does the same with the solver deciding every decision kind
+    (:class:`~ts358.players.expert.ExpertPlayer`). Those two think on ``threads`` threads
+    unless the specification sets its own; by default hard on one (the arena and ``ts358
+    analyze`` run one player per worker process, and the arena's measurements stay
+    comparable) and expert on two. Their decisions depend on the thread count; the other
+    levels use none and ignore it. ValueError for a text that is not a specification (see
+    the module).
     """
-    if threads < 1:
+    if threads is not None and threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads!r}")
     parsed = spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
     return parsed.make(seed, threads=threads)

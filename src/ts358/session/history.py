@@ -233,7 +233,7 @@ class HistorySummary:
         return self.won / self.played if self.played else 0.0
 
 
-_LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+_LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2, "expert": 3}
 
 
 def summarize_history(entries: Sequence[MatchEntry]) -> HistorySummary:

@@ -70,6 +70,7 @@ _EN: dict[str, str] = {
     "level.easy": "easy",
     "level.medium": "medium",
     "level.hard": "hard",
+    "level.expert": "expert",
     # the table
     "table.deal": "Deal {number} of {total}",
     "table.game": "game: {game}",
@@ -242,6 +243,7 @@ _PL: dict[str, str] = {
     "level.easy": "łatwy",
     "level.medium": "średni",
     "level.hard": "trudny",
+    "level.expert": "ekspert",
     "table.deal": "Rozdanie {number} z {total}",
     "table.game": "gra: {game}",
     "table.no_game": "gra jeszcze niewybrana",
@@ -404,6 +406,7 @@ _CS: dict[str, str] = {
     "level.easy": "lehká",
     "level.medium": "střední",
     "level.hard": "těžká",
+    "level.expert": "expertní",
     "table.deal": "Rozdání {number} z {total}",
     "table.game": "hra: {game}",
     "table.no_game": "hra ještě není zvolena",

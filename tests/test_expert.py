@@ -1,0 +1,156 @@
+"""The expert player: legal and reproducible, blind to the hidden cards, the solver behind every
+decision kind, and whole deals it cannot solve in budget valued inside the bounds it proved."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from test_advice import PREVIOUS, exchange_deal, recorded_view, redealt
+from test_sampling_player import run_deal_to, twin
+from ts358 import Basis, Match, Role, Rules, VoidRule, _core358
+from ts358.deal import Deal
+from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
+from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer
+from ts358.players.layouts import sample_worlds
+from ts358.view import DecisionKind
+
+# Budgets that bind, so that whole deals are cut short and valued by their bounds.
+LIGHT = dataclasses.replace(
+    EXPERT_EFFORT,
+    play_early=3,
+    play_late=4,
+    choose=2,
+    discard=2,
+    discard_candidates=3,
+    give=2,
+    node_budget=400_000,
+)
+
+
+def light(seed, threads=1):
+    return ExpertPlayer(seed, effort=LIGHT, tt_mb=4, threads=threads)
+
+
+def test_make_player_expert_is_the_expert_on_two_threads():
+    player = make_player("expert", 3)
+    assert isinstance(player, ExpertPlayer) and player.threads == 2
+    assert player.effort == EXPERT_EFFORT
+    assert make_player("expert:threads=1:nodes=5000", 3).threads == 1
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(length=3), Rules(void=VoidRule.KURNIK, exchange_trumps=False, length=3)],
+    ids=str,
+)
+def test_every_decision_is_legal_over_a_match(rules):
+    match = Match(rules, seed=21)
+    players = [light(1), HeuristicPlayer(), RandomPlayer(2)]
+    while (pending := match.pending()) is not None:
+        match.apply_answer(players[pending.seat].decide(pending.view))  # IllegalDecision if not
+    assert sum(match.totals) == 0
+
+
+def test_the_solver_decides_every_kind_but_a_trumps_return():
+    player = light(4)
+    views = {
+        DecisionKind.CHOOSE: recorded_view(2, DecisionKind.CHOOSE),
+        DecisionKind.DISCARD: recorded_view(2, DecisionKind.DISCARD),
+        DecisionKind.GIVE: exchange_deal(2).view(0),
+        DecisionKind.PLAY: run_deal_to(31, 1, 2).view(1),
+    }
+    for kind, view in views.items():
+        advice = player.advise(view)
+        assert advice.kind is kind
+        assert advice.basis is Basis.SOLVED, kind
+        assert advice.solved + advice.bounded > 0
+        assert light(4).decide(view) == advice.best, kind
+    # The hard player on the same budget gives by rule of thumb and values the choice by
+    # rollouts: the budget does not fit one whole deal of each game.
+    hard = SamplingPlayer(4, effort=LIGHT, tt_mb=4)
+    assert hard.advise(views[DecisionKind.CHOOSE]).basis is Basis.ROLLOUTS
+    assert hard.decide(views[DecisionKind.GIVE]) == HeuristicPlayer().decide(
+        views[DecisionKind.GIVE]
+    )
+
+
+def test_same_seed_same_view_same_decision_on_one_or_two_threads():
+    view = recorded_view(3, DecisionKind.CHOOSE)
+    for threads in (1, 2):
+        first = light(9, threads).advise(view)
+        assert light(9, threads).advise(view) == first
+
+
+def test_decisions_ignore_the_real_hidden_cards():
+    rng = random.Random(3)
+    cases = []
+    for seat, tricks in [(0, 0), (1, 3), (2, 9)]:
+        deal = run_deal_to(31, seat, tricks)
+        cases.append((deal, seat, [twin(deal, seat, rng) for _ in range(2)]))
+    deal = Match(Rules(length=3), seed=6).deal  # the choice: the chooser sees six cards
+    chooser = deal.chooser
+    six = set(deal.setup.hands[chooser][:6])
+    cases.append((deal, chooser, [Deal(redealt(deal.setup, six), deal.rules)]))
+    deal = Match(Rules(length=3), seed=6).deal  # the discard: the chooser sees twenty
+    while (pending := deal.pending()).kind is not DecisionKind.DISCARD:
+        deal.apply_answer(HeuristicPlayer().decide(pending.view))
+    cases.append((deal, chooser, [twin(deal, chooser, rng)]))
+    deal = exchange_deal(2)  # a give: the giver sees its sixteen
+    other = Deal(redealt(deal.setup, set(deal.setup.hands[0])), previous_scores=PREVIOUS)
+    other.choose(deal.game)
+    cases.append((deal, 0, [other]))
+    kinds = set()
+    for deal, seat, twins in cases:
+        view = deal.view(seat)
+        kinds.add(view.kind)
+        decision = light(5, threads=2).decide(view)
+        for other in twins:
+            assert other.view(seat) == view  # the seat cannot tell the two deals apart
+            assert any(other.hand(s) != deal.hand(s) for s in range(3) if s != seat)
+            assert light(5, threads=2).decide(other.view(seat)) == decision
+    assert kinds == {
+        DecisionKind.PLAY,
+        DecisionKind.CHOOSE,
+        DecisionKind.DISCARD,
+        DecisionKind.GIVE,
+    }
+
+
+def test_a_whole_deal_cut_short_is_valued_inside_its_proven_bounds(monkeypatch):
+    # A discard in a trump game: each candidate's whole deal, on each layout, is solved on a
+    # budget too small to finish. Rollouts that claim every trick, then none, push each value
+    # to the top and the bottom of its proven interval; the exact average of every candidate
+    # (solved here without a budget) must lie between the two, and the intervals must have
+    # been open (else this tested nothing).
+    view = recorded_view(5, DecisionKind.DISCARD)
+    assert view.game is not None and view.game.trump is not None
+    effort = dataclasses.replace(LIGHT, discard=2, discard_candidates=2, node_budget=40_000)
+
+    def advice_with_rollouts(tricks):
+        monkeypatch.setattr(ExpertPlayer, "_rollout", lambda *args: tricks)
+        return dict(ExpertPlayer(7, effort=effort, tt_mb=4, threads=1).advise(view).options)
+
+    high, low = advice_with_rollouts(99), advice_with_rollouts(-1)
+    monkeypatch.undo()
+    assert any(high[c] > low[c] for c in high)  # some intervals were open
+    # ... and the rollouts were moved into them: no value beyond what a deal can score.
+    most, least = view.role.score(view.game, 16), view.role.score(view.game, 0)
+    assert all(least <= low[c] <= high[c] <= most for c in high)
+    player = ExpertPlayer(7, effort=effort, tt_mb=4, threads=1)
+    worlds = list(sample_worlds(view, effort.discard, player._rng(view)))
+    candidates = player._discard_candidates(view)
+    solver = _core358.Solver(16)
+    role = view.role
+    for candidate in candidates:
+        total = 0
+        for world in worlds:
+            hands = list(world.hands)
+            hands[view.seat] = view.options - candidate
+            masks = tuple(hands[view.seat_of(r)].mask for r in Role)
+            tricks = solver.value(masks, 0, [], int(view.game), int(view.rules.void), int(role))
+            total += role.score(view.game, tricks)
+        exact = total / len(worlds)
+        assert low[candidate] - 1e-9 <= exact <= high[candidate] + 1e-9, candidate

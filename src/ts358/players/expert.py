@@ -23,7 +23,7 @@ exchange by rule of thumb. The expert differs in three ways:
 It thinks on two threads by default (each with its own table, the layouts dealt
 round-robin), so that its decisions are a function of the seed, the view, the effort and
 the thread count, never of timing. Its :data:`EXPERT_EFFORT` was set so that decisions stay
-under a second on a 2-core machine (docs/players.md).
+under a second on a 2-core machine (docs/arena.md has both levels' settings).
 """
 
 from __future__ import annotations

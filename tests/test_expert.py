@@ -7,14 +7,16 @@ import dataclasses
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from test_advice import PREVIOUS, exchange_deal, recorded_view, redealt
 from test_sampling_player import run_deal_to, twin
-from ts358 import Basis, Match, Role, Rules, VoidRule, _core358
+from ts358 import Basis, Contract, Match, Role, Rules, VoidRule, _core358
 from ts358.deal import Deal
 from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
-from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer
-from ts358.players.layouts import sample_worlds
+from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer, bounded_estimate
+from ts358.players.layouts import World, sample_worlds
 from ts358.view import DecisionKind
 
 # Budgets that bind, so that whole deals are cut short and valued by their bounds.
@@ -154,3 +156,43 @@ def test_a_whole_deal_cut_short_is_valued_inside_its_proven_bounds(monkeypatch):
             total += role.score(view.game, tricks)
         exact = total / len(worlds)
         assert low[candidate] - 1e-9 <= exact <= high[candidate] + 1e-9, candidate
+
+
+@given(
+    st.sampled_from(list(Contract)),
+    st.integers(0, 16),
+    st.integers(0, 16),
+    st.integers(-3, 20),
+)
+def test_an_estimate_never_leaves_its_interval(game, a, b, taken):
+    lo, hi = min(a, b), max(a, b)
+    calls = []
+
+    def playout():
+        calls.append(1)
+        return taken
+
+    estimate = bounded_estimate(game, lo, hi, playout)
+    assert lo <= estimate <= hi
+    if lo == hi:
+        assert estimate == lo and not calls  # exact: no play-out played
+
+
+def test_inference_weights_layouts_by_what_the_others_did():
+    # Seat 1 at trick 6 of a hearts deal played by medium players: the rule of thumb made
+    # every card the others played, so layouts where it would have played them count more.
+    deal = run_deal_to(31, 1, 6)
+    view = deal.view(1)
+    player = light(3)
+    worlds = player._worlds(view, 24)
+    weights = player._layout_weights(view, worlds)
+    assert weights is not None and all(0 < w <= 1 for w in weights)
+    assert len(set(weights)) > 1  # the plays tell the layouts apart
+    # The real layout, whose plays the model made (the players were the model), has weight
+    # 1 as far as the plays go: no layout outweighs it.
+    real = World(tuple(deal.hand(s) for s in range(3)), deal.discarded)
+    assert player._likelihood(view, real) >= max(weights)
+    # Switched off, the layouts count alike, as the hard player's.
+    off = ExpertPlayer(3, effort=LIGHT, tt_mb=4, threads=1, inference=False)
+    assert off._layout_weights(view, worlds) is None
+    assert make_player("expert:inference=0").inference is False

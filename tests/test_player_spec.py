@@ -67,13 +67,19 @@ def test_the_player_made_has_the_settings():
 
 
 @given(
+    st.sampled_from(["hard", "expert"]),
     st.dictionaries(st.sampled_from(SETTINGS), st.integers(1, 256), max_size=len(SETTINGS)),
     st.randoms(use_true_random=False),
 )
-def test_the_written_form_round_trips_whatever_the_order(settings, rnd):
+def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
+    if "inference" in settings:  # the expert's switch
+        if level == "hard":
+            del settings["inference"]
+        else:
+            settings["inference"] %= 2
     items = list(settings.items())
     rnd.shuffle(items)
-    text = ":".join(["hard", *(f"{n}={v}" for n, v in items)])
+    text = ":".join([level, *(f"{n}={v}" for n, v in items)])
     spec = PlayerSpec.parse(text)
     assert dict(spec.settings) == settings
     assert PlayerSpec.parse(str(spec)) == spec
@@ -89,6 +95,7 @@ def test_the_written_form_round_trips_whatever_the_order(settings, rnd):
         ("medium:layouts=4", "medium takes no settings, not 'medium:layouts=4'"),
         ("easy:nodes=4", "easy takes no settings"),
         ("hard:layout=4", "not a setting of hard: 'layout' (one of layouts, nodes, threads,"),
+        ("expert:layout=4", "not a setting of expert: 'layout'"),
         ("hard:nodes", "a setting is name=value, not 'nodes' in 'hard:nodes'"),
         ("hard:=4", "a setting is name=value, not '=4'"),
         ("hard:", "a setting is name=value, not ''"),
@@ -96,6 +103,8 @@ def test_the_written_form_round_trips_whatever_the_order(settings, rnd):
         ("hard:nodes=0", "nodes must be from 1 to 1,000,000,000,000, not 0"),
         ("hard:layouts=-2", "layouts must be from 1 to 100,000, not -2"),
         ("hard:threads=1000", "threads must be from 1 to 256, not 1,000"),
+        ("hard:inference=0", "inference is a setting of expert only, not of hard"),
+        ("expert:inference=2", "inference must be from 0 to 1, not 2"),
         ("hard:layouts=2:layouts=3", "layouts is set twice in 'hard:layouts=2:layouts=3'"),
         ("hard:layouts=" + "9" * 5000, "layouts must be a whole number, not '9999"),
     ],

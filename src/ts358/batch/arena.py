@@ -384,7 +384,7 @@ def run_arena(
         "command": "arena",
         "players": list(names),
         "efforts": {
-            name: dataclasses.asdict(spec.effort()) | {"threads": spec.threads()}
+            name: spec.described()
             for name, spec in specs.items()
             if spec.level in ("hard", "expert")
         },

@@ -453,25 +453,36 @@ class SamplingPlayer(Player):
 
         totals = dict.fromkeys((card.id for card in view.options), 0.0)
         solved = bounded = 0
+        mass: float = 0  # the counted layouts' weights
         n = len(view.hand)
         # Late in the deal the layouts take milliseconds: not worth the threads.
         worlds = self._worlds(view, self._play_layouts(view))
-        for raw in self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from):
+        weights = self._layout_weights(view, worlds)
+        results = self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from)
+        for i, raw in enumerate(results):
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
                 continue  # not reached, or nothing proven on this layout
+            weight = 1 if weights is None else weights[i]
             for card_id, lo, hi in raw:
                 totals[card_id] += (
-                    role.score(view.game, taken + lo) + role.score(view.game, taken + hi)
-                ) / 2
+                    weight
+                    * (role.score(view.game, taken + lo) + role.score(view.game, taken + hi))
+                    / 2
+                )
+            mass += weight
             if all(lo == hi for _, lo, hi in raw):
                 solved += 1
             else:
                 bounded += 1
-        layouts = solved + bounded
-        if not layouts:
+        if not solved + bounded:
             return PlayEstimate({}, 0, 0)
-        scores = {Card.from_id(i): total / layouts for i, total in totals.items()}
+        scores = {Card.from_id(i): total / mass for i, total in totals.items()}
         return PlayEstimate(scores, solved, bounded)
+
+    def _layout_weights(self, view: SeatView, worlds: list[World]) -> list[float] | None:
+        """How likely each layout is, relative to the others, given what the other seats
+        did; None: all alike (the hard player draws layouts uniformly and counts them so)."""
+        return None
 
     def _play_layouts(self, view: SeatView) -> int:
         effort = self.effort

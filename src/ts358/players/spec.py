@@ -15,7 +15,9 @@ Settings, each ``name=whole number``, separated by ``:``:
   ``choose``, ``discard``, ``discard_candidates``, ``give``, ``node_budget``), applied after
   ``layouts`` and ``nodes`` whatever the order written;
 - ``threads``: the player's solver threads (unless given, the caller's choice, else 1 for
-  hard and 2 for expert).
+  hard and 2 for expert);
+- ``inference`` (expert only): 1 (the default) to weight layouts by what the other seats
+  did, 0 to count them all alike.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -47,15 +49,16 @@ __all__ = ["LEVELS", "SETTINGS", "PlayerSpec", "make_player"]
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
-# The levels that search: their player class, default effort and default threads.
-_SEARCHERS = {"hard": (SamplingPlayer, Effort(), 1), "expert": (ExpertPlayer, EXPERT_EFFORT, 2)}
+# The levels that search: their default effort and threads.
+_SEARCHERS = {"hard": (Effort(), 1), "expert": (EXPERT_EFFORT, 2)}
 _EFFORT_FIELDS = tuple(f.name for f in dataclasses.fields(Effort))
 _LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
 _GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
-SETTINGS = ("layouts", "nodes", "threads", *_EFFORT_FIELDS)
+SETTINGS = ("layouts", "nodes", "threads", "inference", *_EFFORT_FIELDS)
 """The names of the settings of ``hard`` and ``expert``, in their written order."""
 
-_LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256}
+_LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256, "inference": 1}
+_SWITCHES = {"inference": "expert"}  # settings of one level, 0 or 1
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
 
@@ -91,6 +94,8 @@ class PlayerSpec:
                 )
             if name in values:
                 raise ValueError(f"{name} is set twice in {quote(text)}")
+            if _SWITCHES.get(name, level) != level:
+                raise ValueError(f"{name} is a setting of {_SWITCHES[name]} only, not of {level}")
             values[name] = _whole(name, value)
         return cls(level, tuple((n, values[n]) for n in SETTINGS if n in values))
 
@@ -104,14 +109,22 @@ class PlayerSpec:
         for name, value in self.settings:
             for field in _GROUPS.get(name, (name,) if name in _EFFORT_FIELDS else ()):
                 changes[field] = value
-        base = _SEARCHERS[self.level][1] if self.level in _SEARCHERS else Effort()
+        base = _SEARCHERS[self.level][0] if self.level in _SEARCHERS else Effort()
         return dataclasses.replace(base, **changes)
 
     def threads(self, default: int | None = None) -> int:
         """The ``threads`` setting; where it is not set, ``default``, else the level's own
         (1 for a level that does not search)."""
-        own = _SEARCHERS[self.level][2] if self.level in _SEARCHERS else 1
+        own = _SEARCHERS[self.level][1] if self.level in _SEARCHERS else 1
         return dict(self.settings).get("threads", default or own)
+
+    def described(self) -> dict[str, int]:
+        """Every setting the player has, given or by default: its :class:`Effort`'s fields,
+        ``threads`` and, for the expert, ``inference`` (as the arena's results record them)."""
+        out = dataclasses.asdict(self.effort()) | {"threads": self.threads()}
+        if self.level == "expert":
+            out["inference"] = dict(self.settings).get("inference", 1)
+        return out
 
     def make(self, seed: int | None = None, *, threads: int | None = None) -> Player:
         """A new player of this specification; ``threads`` stands where the text sets none."""
@@ -119,18 +132,22 @@ class PlayerSpec:
             return RandomPlayer(seed)
         if self.level == "medium":
             return HeuristicPlayer()
-        kind = _SEARCHERS[self.level][0]
-        return kind(seed, self.effort(), threads=self.threads(threads))
+        effort, count = self.effort(), self.threads(threads)
+        if self.level == "expert":
+            inference = bool(dict(self.settings).get("inference", 1))
+            return ExpertPlayer(seed, effort, threads=count, inference=inference)
+        return SamplingPlayer(seed, effort, threads=count)
 
 
 def _whole(name: str, text: str) -> int:
+    least = 0 if name in _SWITCHES else 1
     limit = _LIMITS.get(name, _MAX_SETTING)
     try:
         value = int(text, 10)
     except ValueError:
         raise ValueError(f"{name} must be a whole number, not {quote(text)}") from None
-    if not 1 <= value <= limit:
-        raise ValueError(f"{name} must be from 1 to {limit:,}, not {value:,}")
+    if not least <= value <= limit:
+        raise ValueError(f"{name} must be from {least} to {limit:,}, not {value:,}")
     return value
 
 

@@ -66,6 +66,7 @@ JOIN_SECONDS = 30.0
 """How long a new WebSocket may take to send its seat's token."""
 
 _log = logging.getLogger("ts358.web")
+_INTERNAL = "ts358 serve: internal error (the server's log says more); the match is saved"
 
 
 class Room:
@@ -141,6 +142,9 @@ class Room:
         except (SessionError, DecisionRefused) as exc:
             _log.error("%s", exc)
             await self.tell_all(str(exc))
+        except Exception:  # a bug: said, not lost in a task nobody awaits
+            _log.exception("the computer players stopped")
+            await self.tell_all(_INTERNAL)
 
     async def after(self, result: DealResult | None) -> None:
         """After a change: every seat's state, and the analysis of a deal just finished."""
@@ -149,7 +153,11 @@ class Room:
             self.spawn(self._review(result))
 
     async def _review(self, result: DealResult) -> None:
-        review = await asyncio.to_thread(self.table.analyse, result)
+        try:
+            review = await asyncio.to_thread(self.table.analyse, result)
+        except Exception:
+            _log.exception("the analysis of deal %d failed", result.number)
+            return
         if review is not None:
             for seat in list(self.sockets):
                 await self.send(seat, self.review_for(seat))
@@ -206,6 +214,9 @@ class Room:
             await work
         except (DecisionRefused, SessionError) as exc:
             await self.send(seat, error_message(str(exc)))
+        except Exception:
+            _log.exception("a request of seat %d failed", seat)
+            await self.send(seat, error_message(_INTERNAL))
 
 
 def _loopback(request: Request) -> bool:

@@ -417,15 +417,16 @@ def test_hint_answers_the_decision_due(client, monkeypatch):
     assert "average over 3 sampled layouts" in hint["note"]
 
 
-def test_hint_when_nothing_is_asked_is_refused(client, lobby):
-    seated = new_table(client, deals=3, humans=2, seed=1, analysis=False)
-    (table,) = lobby.tables.values()
-    idle = next(s for s in (0, 1) if s != table.match.deal.chooser)
-    token = seated["token"] if idle == 0 else seated["links"][0]["url"].split("#seat=")[1]
-    socket = join(client, token)
-    state = receive(socket)
-    while state["decision"] is not None:  # the computer at seat 2 may choose first
-        state = receive(socket)
+def test_hint_when_nothing_is_asked_is_refused(client):
+    from ts358.match import Match
+    from ts358.rules import Rules
+
+    # A match whose first decision is seat 0's (it chooses the game): seat 1 then waits,
+    # and nothing moves until seat 0 decides.
+    seed = next(n for n in range(50) if Match(Rules(length=3), n).deal.chooser == 0)
+    seated = new_table(client, deals=3, humans=2, seed=seed, analysis=False)
+    socket = join(client, seated["links"][0]["url"].split("#seat=")[1])
+    receive(socket)
     send(socket, {"type": "hint"})
     while (message := receive(socket))["type"] == "state":
         assert message["decision"] is None

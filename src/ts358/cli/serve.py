@@ -24,7 +24,8 @@ SERVE_HELP = (
     "and choose 2 or 3 people at the new match: each friend's seat gets a link with a secret "
     "token, shown on your page and printed here; each browser sees only its own cards. The "
     "start page answers only on this computer. Ctrl-C stops the server; every match is saved "
-    'as it is played. Needs the web extra: pip install "ts358[web]" (docs/web.md).'
+    'as it is played. Needs the web extra: pip install "ts358\\[web]" (docs/web.md).'
+    # (the backslash: Rich would read [web] as markup and drop it)
 )
 
 _NEEDED = ("starlette", "uvicorn", "websockets")

@@ -309,14 +309,17 @@ def create_app(
             }
         )
 
+    # A new table makes its computer players (a hard one allocates its solvers' tables) and
+    # writes its save: on a worker thread too, so that the tables in play are not kept waiting.
     async def new_table(request: Request) -> Response:
-        return seated(lobby.new_match(MatchOptions.from_json(await body(request), page_lang)))
+        options = MatchOptions.from_json(await body(request), page_lang)
+        return seated(await asyncio.to_thread(lobby.new_match, options))
 
     async def resume(request: Request) -> Response:
         data = await body(request)
         if not isinstance(data, dict) or set(data) != {"id"}:
             raise LobbyError('resume: send {"id": ...} (the id of a saved match)')
-        return seated(lobby.resume(data["id"]))
+        return seated(await asyncio.to_thread(lobby.resume, data["id"]))
 
     async def seat_socket(socket: WebSocket) -> None:
         origin = socket.headers.get("origin")

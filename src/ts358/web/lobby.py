@@ -13,6 +13,7 @@ import dataclasses
 import math
 import re
 import secrets
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -147,10 +148,13 @@ class Lobby:
         self.stats = stats
         self.on_table = on_table
         self.tables: dict[Path, Table] = {}
+        # Tables are opened on worker threads (the server's) while the loop looks tokens up.
+        self._lock = threading.Lock()
 
     def _opened(self, table: Table) -> Table:
         assert table.save_path is not None
-        self.tables[table.save_path] = table
+        with self._lock:
+            self.tables[table.save_path] = table
         if self.on_table is not None:
             self.on_table(table)
         return table
@@ -192,8 +196,9 @@ class Lobby:
         opened, locked and replayed), its human seat a person again; LobbyError if it is
         not a save that can be played on."""
         path = self._save_path(save_id)
-        if path in self.tables:
-            return self.tables[path]
+        with self._lock:
+            if path in self.tables:
+                return self.tables[path]
         try:
             saved, lock = open_save(path)
         except SaveError as exc:
@@ -219,7 +224,9 @@ class Lobby:
 
     def find(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a seat token, or None."""
-        for table in self.tables.values():
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
             seat = table.seat_of(token)
             if seat is not None:
                 return table, seat
@@ -299,5 +306,7 @@ class Lobby:
 
     def close(self) -> None:
         """Release every table's save (the server stops)."""
-        for table in self.tables.values():
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
             table.close()

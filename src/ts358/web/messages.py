@@ -152,7 +152,7 @@ def _seats(view: SeatView | None, info: TableInfo) -> list[JSON]:
             game = view.game
             row["taken"] = view.taken[seat]
             row["games_left"] = [g.label for g in sorted(games_left(view, seat))]
-        elif last is not None:  # the match is over: the last deal's roles and tricks
+        elif last is not None:  # between deals, or at the end: the last deal's
             role = Role.of_seat(seat, last.dealer)
             game = last.game
             row["taken"] = last.taken[seat]
@@ -252,7 +252,8 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
         "phase": phase,
         "deals": info.length,
         "pace": info.pace,
-        "seats": _seats(view, info),
+        # Between deals the seats show the deal just finished, as its summary does.
+        "seats": _seats(view if phase not in ("summary", "finished") else None, info),
         "score_sheet": _score_sheet(info),
         "totals": list(info.totals),
         "summary": _summary(info) if phase in ("summary", "finished") else None,
@@ -305,6 +306,15 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
             for s in view.exchanges
         ],
         others_exchanged=view.others_exchanged,
+        others_text=t(
+            "ev.others_exchanged",
+            info.lang,
+            count=view.others_exchanged,
+            a=info.names[(seat + 1) % 3],
+            b=info.names[(seat + 2) % 3],
+        )
+        if view.others_exchanged
+        else "",
         talon=_cards(hand_order(view.talon, trump)) if view.talon is not None else None,
         discard=_cards(hand_order(view.discard, trump)) if view.discard is not None else None,
         trick={

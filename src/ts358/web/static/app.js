@@ -53,13 +53,16 @@ function gameShort(game) {
   return GAME_SHORT[game] || texts["short." + game] || game;
 }
 
+function cardClass(card) {
+  return "card" + ("HD".includes(card.slice(-1)) ? " red" : "");
+}
+
 // A card face drawn in HTML and CSS: rank and suit in the corners, the suit in the middle.
 function cardFace(card, attrs) {
   const suit = card.slice(-1);
-  const red = suit === "H" || suit === "D";
   return h(
     attrs && attrs.onclick ? "button" : "div",
-    { class: "card" + (red ? " red" : ""), "data-card": card, title: cardText(card), ...attrs },
+    { class: cardClass(card), "data-card": card, title: cardText(card), ...attrs },
     h("span", { class: "corner top" }, rankText(card), h("br"), SUITS[suit]),
     h("span", { class: "pip" }, SUITS[suit]),
     h("span", { class: "corner bottom" }, rankText(card), h("br"), SUITS[suit]),
@@ -104,6 +107,10 @@ async function lobby(lang) {
       (v) => (v === 1 ? T("web.humans_1") : String(v)))),
     h("label", {}, T("web.pace"),
       h("input", { name: "pace", type: "number", min: 0, max: 5, step: 0.1, value: d.pace })),
+    h("label", {}, T("web.analysis"),
+      h("input", { name: "analysis", type: "checkbox", checked: true })),
+    h("label", {}, T("web.seed"),
+      h("input", { name: "seed", type: "number", min: 0, step: 1, placeholder: T("web.random") })),
     h("button", { type: "submit", class: "primary", "data-action": "new-match" }, T("web.start")),
     h("p", { class: "error", role: "alert", id: "lobby-error" }),
   );
@@ -153,7 +160,9 @@ async function start(form) {
   const options = {
     deals: Number(f.get("deals")), level: f.get("level"), rules: f.get("rules"),
     lang: f.get("lang"), humans: Number(f.get("humans")), pace: Number(f.get("pace")),
+    analysis: f.get("analysis") === "on",
   };
+  if (f.get("seed")) options.seed = Number(f.get("seed"));
   try {
     seatTable(await api("/api/tables", options));
   } catch (error) {
@@ -275,8 +284,7 @@ function trickArea(state) {
   }
   for (const played of cards || []) {
     area.append(h("div", { class: "slot " + position(played.seat, state) },
-      cardFace(played.card, { class: "card" + ("HD".includes(played.card.slice(-1)) ? " red" : "") +
-        (winner === played.seat ? " winner" : "") })));
+      cardFace(played.card, { class: cardClass(played.card) + (winner === played.seat ? " winner" : "") })));
   }
   if (winner !== null) {
     const name = state.seats[winner].name;
@@ -338,11 +346,13 @@ function clickCard(card) {
 function handRow(state) {
   const hand = h("div", { class: "hand", role: "group", "aria-label": T("web.hand") });
   for (const c of state.hand || []) {
-    const attrs = { "data-legal": c.legal ? "true" : "false" };
-    if (table.picked.has(c.card)) attrs.class = "card picked" + ("HD".includes(c.card.slice(-1)) ? " red" : "");
+    const picked = table.picked.has(c.card);
+    const attrs = {
+      "data-legal": c.legal ? "true" : "false",
+      class: cardClass(c.card) + (picked ? " picked" : "") + (c.legal ? "" : " dim"),
+    };
     if (c.legal) attrs.onclick = () => clickCard(c.card);
-    else attrs.class = (attrs.class || "card" + ("HD".includes(c.card.slice(-1)) ? " red" : "")) + " dim";
-    if (c.legal && state.decision === "discard") attrs["aria-pressed"] = table.picked.has(c.card) ? "true" : "false";
+    if (c.legal && state.decision === "discard") attrs["aria-pressed"] = picked ? "true" : "false";
     hand.append(cardFace(c.card, attrs));
   }
   return hand;
@@ -435,13 +445,14 @@ function summaryPanel(state) {
         h("td", {}, r.tricks), h("td", {}, signed(r.score)), h("td", {}, signed(r.total))))));
   const review = table.review;
   if (review && review.deal === summary.deal) {
-    panel.append(h("h3", {}, T("web.chart")), chart(review, state),
+    panel.append(...[h("h3", {}, T("web.chart")), chart(review, state),
       h("p", { class: "legend" }, state.seats.map((s) =>
         h("span", { class: "key s" + position(s.seat, state) }, s.name))),
       review.partial ? h("p", {}, review.partial) : null,
       h("p", {}, review.summary),
       review.all_best ? h("p", {}, review.all_best) : null,
-      h("ul", { class: "mistakes" }, review.mistakes.map((m) => h("li", {}, m.text))));
+      h("ul", { class: "mistakes" }, review.mistakes.map((m) => h("li", {}, m.text)))]
+      .filter((part) => part !== null));
   } else if (table.analysis && state.phase === "summary") {
     panel.append(h("p", { class: "note" }, T("web.analysing")));
   }
@@ -470,8 +481,12 @@ function render() {
   const me = state.seats[state.seat];
   const left = state.seats[(state.seat + 1) % 3];
   const right = state.seats[(state.seat + 2) % 3];
-  const title = [T("score.deal") + " " + (state.deal || state.deals) + "/" + state.deals];
-  if (state.game_name) title.push(state.game_name + (state.trump ? " " + SUITS[state.trump] : ""));
+  const between = state.summary && (state.phase === "summary" || state.phase === "finished");
+  const number = between ? state.summary.deal : state.deal;
+  const title = [T("score.deal") + " " + number + "/" + state.deals];
+  const game = between ? T("game." + state.summary.game) : state.game_name;
+  const trump = between ? ({ spades: "S", hearts: "H", diamonds: "D", clubs: "C" })[state.summary.game] : state.trump;
+  if (game) title.push(game + (trump ? " " + SUITS[trump] : ""));
   const talon = state.talon && (state.phase === "discard" || table.showLast) ? h("div", { class: "talon" },
     h("span", {}, T("web.talon")), state.talon.map((c) => cardFace(c))) : null;
   const exchanges = (state.exchanges || []).length || state.others_exchanged ?
@@ -479,11 +494,11 @@ function render() {
       state.exchanges.map((e) => h("span", { class: "step" },
         cardText(e.given) + " → " + state.seats[e.receiver].name + ", " + cardText(e.returned) +
         " → " + state.seats[e.giver].name)),
-      state.others_exchanged ? h("span", { class: "step" }, "+" + state.others_exchanged) : null)
+      state.others_exchanged ? h("span", { class: "step" }, state.others_text) : null)
     : null;
   const view = h("div", {
     class: "table", "data-phase": state.phase, "data-my-turn": state.decision ? "true" : "false",
-    "data-deal": state.deal || "",
+    "data-deal": state.deal || "", "data-trump": state.trump || "",
   },
   h("header", { class: "bar" },
     h("span", { class: "title" }, title.join(" · ")),
@@ -492,11 +507,12 @@ function render() {
         onclick: () => { table.hint = { title: T("web.thinking"), options: [], note: "" }; render(); send({ type: "hint" }); } },
       T("web.hint")),
       h("button", { "data-action": "last", "aria-pressed": table.showLast ? "true" : "false",
-        disabled: !state.last_trick && !state.talon,
+        disabled: !state.last_trick,
         onclick: () => { table.showLast = !table.showLast; render(); } }, T("web.last")),
       h("select", { "data-action": "pace", title: T("web.pace"), "aria-label": T("web.pace"),
         onchange: (e) => send({ type: "pace", seconds: Number(e.target.value) }) },
-      [0, 0.4, 0.8, 1.5, 3].map((v) => h("option", { value: v, selected: v === state.pace }, v + " s"))),
+      [...new Set([0, 0.4, 0.8, 1.5, 3, state.pace])].sort((a, b) => a - b)
+        .map((v) => h("option", { value: v, selected: v === state.pace }, v + " s"))),
       h("a", { class: "button", href: "/", "data-action": "home" }, T("web.home")))),
   h("section", { class: "felt" },
     seatBox(left, state), seatBox(right, state),

@@ -20,7 +20,8 @@ LAYERS = {
     "analysis": 3,
     "batch": 4,
     "session": 5,
-    "cli": 6,
+    "web": 6,
+    "cli": 7,
 }
 # The compiled core is used by these parts only (docs/architecture.md, The core).
 CORE_USERS = ("tricks", "players", "analysis")

@@ -11,7 +11,7 @@ from ts358.cli.app import ClickException, CommandError, UsageError, app
 
 # Importing a command module registers its command on `app`; --help lists them in this order.
 # isort: off
-from ts358.cli import play, stats  # noqa: F401
+from ts358.cli import play, stats, serve  # noqa: F401
 from ts358.cli import solve, deal  # noqa: F401
 from ts358.cli import arena, analyze  # noqa: F401
 # isort: on

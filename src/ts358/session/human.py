@@ -39,7 +39,17 @@ from ts358.view import DecisionKind, SeatView, Trick
 
 _A = TypeVar("_A")  # what a prompt reads
 
-__all__ = ["HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
+__all__ = [
+    "HumanPlayer",
+    "InputSource",
+    "LineInput",
+    "QuitRequested",
+    "discard_refusal",
+    "game_refusal",
+    "give_refusal",
+    "play_refusal",
+    "return_refusal",
+]
 
 COMMANDS = ("hint", "last", "talon", "score", "help", "quit")
 _STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}
@@ -95,6 +105,79 @@ class LineInput:
         if self._echo is None or self._echo:
             self.console.print(line, markup=False, highlight=False)
         return line
+
+
+# Why an answer of a person is refused, in ``lang`` (default: the current language), or None
+# when the rules allow it: checked against the seat's view before the engine sees the answer,
+# so that the reason is the player's own words, here and in the browser (ts358.web).
+
+
+def game_refusal(view: SeatView, game: Contract, lang: str | None = None) -> str | None:
+    """Why ``game`` may not be chosen from ``view``, or None."""
+    available = view.available[view.seat]
+    if game in available:
+        return None
+    return t("err.game_used", lang, game=game_name(game, lang), games=games_text(available, lang))
+
+
+def _not_held(view: SeatView, card: Card, style: CardStyle, lang: str | None) -> str | None:
+    return None if card in view.hand else t("err.not_in_hand", lang, card=style.plain(card))
+
+
+def give_refusal(
+    view: SeatView, card: Card, style: CardStyle, lang: str | None = None
+) -> str | None:
+    """Why ``card`` may not be given from ``view``, or None."""
+    if card in view.options:
+        return None
+    return _not_held(view, card, style, lang) or t(
+        "err.no_trump_give", lang, card=style.plain(card)
+    )
+
+
+def return_refusal(
+    view: SeatView, card: Card, style: CardStyle, lang: str | None = None
+) -> str | None:
+    """Why ``card`` may not be returned for a trump received, or None (any card held may)."""
+    return _not_held(view, card, style, lang)
+
+
+def discard_refusal(
+    view: SeatView, cards: Sequence[Card], style: CardStyle, lang: str | None = None
+) -> str | None:
+    """Why ``cards`` may not be the discard from ``view``, or None."""
+    for card in cards:
+        if refusal := _not_held(view, card, style, lang):
+            return refusal
+    twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+    if twice is not None:
+        return t("err.discard_twice", lang, card=style.plain(twice))
+    if len(cards) != 4:
+        return t("err.discard_count", lang, count=len(cards))
+    return None
+
+
+def play_refusal(
+    view: SeatView, card: Card, style: CardStyle, lang: str | None = None
+) -> str | None:
+    """Why ``card`` may not be played from ``view`` (not held, or the suit led must be
+    followed, or a trump played), or None."""
+    if card in view.options:
+        return None
+    if refusal := _not_held(view, card, style, lang):
+        return refusal
+    lead = view.trick[0].suit
+    suit_name = style.suit(lead).plain
+    if view.hand.suit(lead):
+        return t("err.follow", lang, card=style.plain(card), suit=suit_name)
+    trump = view.game.trump if view.game is not None else None
+    trump_name = style.suit(trump).plain if trump is not None else "?"
+    return t("err.must_trump", lang, card=style.plain(card), suit=suit_name, trump=trump_name)
+
+
+def _refused(refusal: str | None) -> None:
+    if refusal is not None:
+        raise InputError(refusal)
 
 
 class HumanPlayer(Player):
@@ -348,10 +431,7 @@ class HumanPlayer(Player):
                     raise InputError(
                         t("err.not_game", text=text, games=games_text(available))
                     ) from None
-            if game not in available:
-                raise InputError(
-                    t("err.game_used", game=game_name(game), games=games_text(available))
-                )
+            _refused(game_refusal(view, game))
             return game
 
         return self._ask(view, t("prompt.choose"), parse)
@@ -361,8 +441,7 @@ class HumanPlayer(Player):
             if text.lower() in _STOP_WORDS:
                 return None
             card = self._card(text, view.hand)
-            if card not in view.options:
-                raise InputError(t("err.no_trump_give", card=self.style.plain(card)))
+            _refused(give_refusal(view, card, self.style))
             return card
 
         prompt = t("prompt.give", name=self.names[view.give_to or 0], left=view.gives_left)
@@ -381,11 +460,7 @@ class HumanPlayer(Player):
         def parse(text: str) -> CardSet:
             tokens = text.replace(",", " ").split()
             cards = [self._card(tok, view.options) for tok in tokens]
-            twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
-            if twice is not None:
-                raise InputError(t("err.discard_twice", card=self.style.plain(twice)))
-            if len(cards) != 4:
-                raise InputError(t("err.discard_count", count=len(cards)))
+            _refused(discard_refusal(view, cards, self.style))
             return CardSet(cards)
 
         example = " ".join(
@@ -396,21 +471,7 @@ class HumanPlayer(Player):
     def play(self, view: SeatView) -> Card:
         def parse(text: str) -> Card:
             card = self._card(text, view.hand)
-            if card not in view.options:
-                lead = view.trick[0].suit
-                suit_name = self.style.suit(lead).plain
-                if view.hand.suit(lead):
-                    raise InputError(t("err.follow", card=self.style.plain(card), suit=suit_name))
-                trump = view.game.trump if view.game is not None else None
-                trump_name = self.style.suit(trump).plain if trump is not None else "?"
-                raise InputError(
-                    t(
-                        "err.must_trump",
-                        card=self.style.plain(card),
-                        suit=suit_name,
-                        trump=trump_name,
-                    )
-                )
+            _refused(play_refusal(view, card, self.style))
             return card
 
         if len(view.options) == 1:

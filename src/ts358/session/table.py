@@ -34,6 +34,9 @@ from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
     "CardStyle",
+    "advice_note",
+    "advice_title",
+    "games_left",
     "hand_order",
     "render_advice",
     "render_games",
@@ -46,6 +49,7 @@ __all__ = [
     "render_table",
     "render_trick",
     "seat_names",
+    "tricks_text",
 ]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
@@ -82,15 +86,16 @@ class CardStyle:
         return message.translate(str.maketrans("♠♥♦♣×", "SHDCx"))
 
 
-def seat_names(human: int | None) -> tuple[str, str, str]:
+def seat_names(human: int | None, lang: str | None = None) -> tuple[str, str, str]:
     """Display names by seat: you, then the players on your left and right (clockwise:
-    the seat after yours plays after you, so sits on your left)."""
+    the seat after yours plays after you, so sits on your left), in ``lang`` (default: the
+    current language)."""
     if human is None:
         return ("North", "East", "West")
     names = ["", "", ""]
-    names[human] = t("seat.you")
-    names[(human + 1) % 3] = t("seat.left")
-    names[(human + 2) % 3] = t("seat.right")
+    names[human] = t("seat.you", lang)
+    names[(human + 1) % 3] = t("seat.left", lang)
+    names[(human + 2) % 3] = t("seat.right", lang)
     return (names[0], names[1], names[2])
 
 
@@ -126,12 +131,19 @@ def render_hand(
     return text
 
 
-def _tricks_text(taken: int, role: Role, game: Contract | None) -> str:
+def tricks_text(taken: int, role: Role, game: Contract | None, lang: str | None = None) -> str:
     """Tricks taken against the obligation, ``2/5``, or in no-tricks the limit: ``2, at
-    most 3``."""
+    most 3`` (in ``lang``, default: the current language)."""
     if game is Contract.NO_TRICKS:
-        return t("table.tricks_at_most", taken=taken, limit=role.limit)
+        return t("table.tricks_at_most", lang, taken=taken, limit=role.limit)
     return f"{taken}/{role.obligation}"
+
+
+def games_left(view: SeatView, seat: int) -> frozenset[Contract]:
+    """The games ``seat`` has left as the table shows them: the game being played is used
+    up already, though the engine counts it only at the end of the deal."""
+    playing = {view.game} if view.game is not None and seat == view.chooser else set()
+    return view.available[seat] - playing
 
 
 def _table(show_header: bool = True) -> Table:
@@ -167,14 +179,9 @@ def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Ta
         table.add_row(
             name,
             role_name(role),
-            _tricks_text(view.taken[seat], role, view.game),
+            tricks_text(view.taken[seat], role, view.game),
             f"{view.totals[seat]:+d}",
-            # The game being played is used up already, though the engine counts it at the end.
-            _games_short(
-                view.available[seat]
-                - ({view.game} if view.game is not None and seat == view.chooser else set()),
-                style,
-            ),
+            _games_short(games_left(view, seat), style),
         )
     return table
 
@@ -285,25 +292,39 @@ def _answer(answer: Answer, style: CardStyle) -> Text:
     return Text(t("hint.stop"), style="bold")
 
 
+def advice_title(advice: Advice[Answer], lang: str | None = None) -> str:
+    """The first line of a hint: what it shows, or (an option only, or nothing valued) the
+    sentence that goes before the one choice."""
+    if advice.basis is Basis.FORCED:
+        return t("hint.forced", lang)
+    if advice.basis is Basis.RULE_OF_THUMB:
+        why = "hint.why_return" if advice.kind is DecisionKind.RETURN else "hint.why_unsolved"
+        return t("hint.rule_of_thumb", lang, reason=t(why, lang))
+    return t(_ADVICE_TITLES[advice.kind], lang)
+
+
+def advice_note(advice: Advice[Answer], lang: str | None = None) -> str:
+    """What a valued hint's scores rest on (layouts solved, estimates, rollouts); empty
+    when nothing was valued."""
+    if advice.basis is Basis.ROLLOUTS:
+        return t("hint.rollouts", lang, layouts=advice.layouts)
+    if advice.basis is not Basis.SOLVED:
+        return ""
+    if advice.exact:
+        return t("hint.layouts", lang, layouts=advice.layouts)
+    return t("hint.estimate", lang, solved=advice.solved, bounded=advice.bounded)
+
+
 def render_advice(advice: Advice[Answer], style: CardStyle) -> RenderableType:
     """A hint: the options best first with their expected deal scores and what the scores
     rest on, or the rule of thumb's choice and why nothing was valued."""
-    if advice.basis is Basis.FORCED:
-        return Text(style.text(t("hint.forced")) + " ").append_text(_answer(advice.best, style))
-    if advice.basis is Basis.RULE_OF_THUMB:
-        why = "hint.why_return" if advice.kind is DecisionKind.RETURN else "hint.why_unsolved"
-        head = style.text(t("hint.rule_of_thumb", reason=t(why)))
+    if advice.basis in (Basis.FORCED, Basis.RULE_OF_THUMB):
+        head = style.text(advice_title(advice))
         return Text(head + " ").append_text(_answer(advice.best, style))
-    parts: list[RenderableType] = [Text(style.text(t(_ADVICE_TITLES[advice.kind])), style="bold")]
+    parts: list[RenderableType] = [Text(style.text(advice_title(advice)), style="bold")]
     if advice.kind is DecisionKind.GIVE:
         parts.append(Text(t("hint.give_note"), style="dim"))
-    if advice.basis is Basis.ROLLOUTS:
-        note = t("hint.rollouts", layouts=advice.layouts)
-    elif advice.exact:
-        note = t("hint.layouts", layouts=advice.layouts)
-    else:
-        note = t("hint.estimate", solved=advice.solved, bounded=advice.bounded)
-    parts.append(Text(note, style="dim"))
+    parts.append(Text(advice_note(advice), style="dim"))
     best = advice.options[0][1]
     assert best is not None  # solved or rolled out: every option has a score
     arrow = "←" if style.symbols else "<-"
@@ -369,7 +390,7 @@ def render_summary(
         table.add_row(
             names[seat],
             role_name(role),
-            _tricks_text(result.taken[seat], role, result.game),
+            tricks_text(result.taken[seat], role, result.game),
             f"{result.scores[seat]:+d}",
             f"{totals[seat]:+d}",
         )

@@ -1,0 +1,65 @@
+"""``ts358 serve``: the card table in a browser; a thin layer over :mod:`ts358.web.server`."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Annotated
+
+import typer
+
+from ts358.cli.app import CommandError, app
+from ts358.cli.options import whole_number
+
+__all__ = ["serve_command"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8358
+
+SERVE_HELP = (
+    "Serve the card table in a browser: open the address printed (or give --open), start a "
+    "new match against two computer players or resume one saved by 'ts358 play' (the same "
+    "saves and statistics, in the user data directory or $TS358_HOME). Click or type your "
+    "decisions; Hint, the last trick, the score sheet and the double-dummy review after each "
+    "deal are on the page. To play with friends on your network, start with --host 0.0.0.0 "
+    "and choose 2 or 3 people at the new match: each friend's seat gets a link with a secret "
+    "token, shown on your page and printed here; each browser sees only its own cards. The "
+    "start page answers only on this computer. Ctrl-C stops the server; every match is saved "
+    'as it is played. Needs the web extra: pip install "ts358\\[web]" (docs/web.md).'
+    # (the backslash: Rich would read [web] as markup and drop it)
+)
+
+_NEEDED = ("starlette", "uvicorn", "websockets")
+
+
+@app.command("serve", help=SERVE_HELP, short_help="The card table in a browser (--open).")
+def serve_command(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="ADDRESS",
+            help="Listen on this address; 0.0.0.0 lets others on your network join.",
+        ),
+    ] = DEFAULT_HOST,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", metavar="N", parser=whole_number(1, 65535), help="The port to listen on."
+        ),
+    ] = DEFAULT_PORT,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the page in the default browser.")
+    ] = False,
+) -> None:
+    missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
+    if missing:
+        raise CommandError(
+            f"ts358 serve needs the web extra ({', '.join(missing)} missing): "
+            'pip install "ts358[web]"'
+        )
+    from ts358.web.server import ServeError, serve
+
+    try:
+        serve(host, port, open_browser=open_browser, echo=typer.echo)
+    except ServeError as exc:
+        raise CommandError(str(exc)) from None

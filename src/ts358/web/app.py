@@ -1,0 +1,428 @@
+"""The ASGI application of ``ts358 serve`` (Starlette): the page, the start page's requests
+and one WebSocket per seat (docs/web.md).
+
+The event loop never waits on a computer player, a hint or an analysis: each runs on a worker
+thread (:func:`asyncio.to_thread`) while the loop goes on serving the other tables and
+seats. A table's changes are made under its own :class:`asyncio.Lock`, so two seats'
+messages and the computer players' answers are applied one at a time, and every seat gets
+its new state after each change. The computer players' cards come at least the table's pace
+apart (their thinking time counts towards it), so that a person can follow them.
+
+The start page (new match, resume, statistics) answers only requests from this computer
+(the loopback address) that name one of the server's own host names (against DNS
+rebinding); its POST requests must be JSON, which a page of another site can't send without
+asking first (CORS). A WebSocket from a page of another site is refused. The seats' links
+carry their tokens; nothing else opens a seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ts358._input import InputError, parse_json
+from ts358.deal import DealResult
+from ts358.players import LEVELS
+from ts358.rules import MATCH_LENGTHS, VoidRule
+from ts358.session.play import SessionError
+from ts358.session.table import seat_names
+from ts358.session.texts import LANGUAGES, detect_language, t
+from ts358.web.lobby import Lobby, LobbyError, MatchOptions
+from ts358.web.messages import advice_message, error_message, review_message, welcome_message
+from ts358.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    Hint,
+    Join,
+    Next,
+    Pace,
+    ProtocolError,
+    Refresh,
+    parse_request,
+)
+from ts358.web.protocol import Request as SeatRequest
+from ts358.web.table import DecisionRefused, Table
+
+__all__ = ["JOIN_SECONDS", "STATIC", "Room", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+"""The page: HTML, JavaScript and CSS, no build step."""
+
+JOIN_SECONDS = 30.0
+"""How long a new WebSocket may take to send its seat's token."""
+
+_log = logging.getLogger("ts358.web")
+_INTERNAL = "ts358 serve: internal error (the server's log says more); the match is saved"
+
+
+class Room:
+    """A table on the server: its lock, the seats' WebSockets, the task that plays the
+    computer players' decisions, the hints being computed."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.sockets: dict[int, WebSocket] = {}
+        self.hinting: set[int] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._driver: asyncio.Task[None] | None = None
+        self._changed = time.monotonic()
+
+    # ------------------------------------------------------------------ sending
+
+    async def send(self, seat: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``seat`` if it is connected (a broken connection is dropped)."""
+        socket = self.sockets.get(seat)
+        if socket is None:
+            return
+        try:
+            await socket.send_text(json.dumps(message, ensure_ascii=False))
+        except (RuntimeError, OSError, WebSocketDisconnect):
+            if self.sockets.get(seat) is socket:
+                del self.sockets[seat]
+                self.table.connected.discard(seat)
+
+    async def broadcast(self) -> None:
+        """Every connected seat's state."""
+        for seat in list(self.sockets):
+            await self.send(seat, self.table.state(seat))
+
+    async def tell_all(self, message: str) -> None:
+        for seat in list(self.sockets):
+            await self.send(seat, error_message(message))
+
+    def spawn(self, work: Awaitable[None]) -> None:
+        """Run ``work`` as a task of this room (kept until it ends, cancelled at shutdown)."""
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # ------------------------------------------------------------------ the table
+
+    def changed(self) -> None:
+        self._changed = time.monotonic()
+
+    def kick(self) -> None:
+        """Play the computer players' decisions due, unless that is under way already."""
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.ensure_future(self._drive())
+            self.tasks.add(self._driver)
+            self._driver.add_done_callback(self.tasks.discard)
+
+    async def _drive(self) -> None:
+        table = self.table
+        try:
+            while True:
+                async with self.lock:
+                    pending = table.computer_due()
+                if pending is None:
+                    return
+                answer = await asyncio.to_thread(table.think, pending)
+                wait = table.pace - (time.monotonic() - self._changed)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                async with self.lock:
+                    result = table.apply_computer(pending, answer)
+                    self.changed()
+                await self.after(result)
+        except (SessionError, DecisionRefused) as exc:
+            _log.error("%s", exc)
+            await self.tell_all(str(exc))
+        except Exception:  # a bug: said, not lost in a task nobody awaits
+            _log.exception("the computer players stopped")
+            await self.tell_all(_INTERNAL)
+
+    async def after(self, result: DealResult | None) -> None:
+        """After a change: every seat's state, and the analysis of a deal just finished."""
+        await self.broadcast()
+        if result is not None and self.table.saved.settings.analysis:
+            self.spawn(self._review(result))
+
+    async def _review(self, result: DealResult) -> None:
+        try:
+            review = await asyncio.to_thread(self.table.analyse, result)
+        except Exception:
+            _log.exception("the analysis of deal %d failed", result.number)
+            return
+        if review is not None:
+            for seat in list(self.sockets):
+                await self.send(seat, self.review_for(seat))
+
+    def review_for(self, seat: int) -> dict[str, Any]:
+        """The latest deal's analysis for ``seat``; an empty dict when there is none."""
+        table = self.table
+        for review in table.reviews.values():
+            return review_message(review, seat, seat_names(seat, table.lang), table.lang)
+        return {}
+
+    async def _hint(self, seat: int) -> None:
+        table = self.table
+        async with self.lock:
+            view = table.hint_view(seat)
+            step = table.step
+        self.hinting.add(seat)
+        try:
+            advice = await asyncio.to_thread(Table.advise, view)
+        finally:
+            self.hinting.discard(seat)
+        if table.step == step:  # still the same decision
+            await self.send(seat, advice_message(view.deal_number, advice, table.lang))
+
+    async def handle(self, seat: int, request: SeatRequest) -> None:
+        """One request of ``seat``; DecisionRefused or ProtocolError when it can't be done."""
+        table = self.table
+        if isinstance(request, Join):
+            raise ProtocolError("join: this connection has joined its seat already")
+        if isinstance(request, Refresh):
+            await self.send(seat, table.state(seat))
+        elif isinstance(request, Hint):
+            if seat in self.hinting:
+                raise DecisionRefused(t("web.hint_busy", table.lang))
+            table.hint_view(seat)  # refused now, not from the task
+            self.spawn(self._guarded(seat, self._hint(seat)))
+        elif isinstance(request, Next):
+            async with self.lock:
+                table.go_on(seat)
+            await self.broadcast()
+            self.kick()
+        elif isinstance(request, Pace):
+            table.pace = request.seconds
+            await self.broadcast()
+        else:
+            async with self.lock:
+                result = table.decide(seat, request)
+                self.changed()
+            await self.after(result)
+            self.kick()
+
+    async def _guarded(self, seat: int, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except (DecisionRefused, SessionError) as exc:
+            await self.send(seat, error_message(str(exc)))
+        except Exception:
+            _log.exception("a request of seat %d failed", seat)
+            await self.send(seat, error_message(_INTERNAL))
+
+
+def _loopback(request: Request) -> bool:
+    host = request.client.host if request.client is not None else ""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def create_app(
+    lobby: Lobby,
+    *,
+    base_url: str = "http://127.0.0.1:8358",
+    hosts: Iterable[str] = ("127.0.0.1", "localhost", "::1"),
+    lang: str | None = None,
+) -> Starlette:
+    """The application serving ``lobby``'s tables.
+
+    Args:
+        lobby: the tables, saves and statistics.
+        base_url: the address the seats' links start with (where friends reach the server).
+        hosts: the host names requests may name (the Host and Origin headers).
+        lang: the start page's language (default: the locale's).
+    """
+    allowed = {h.strip("[]").lower() for h in hosts} | {(urlsplit(base_url).hostname or "").lower()}
+    page_lang = lang or detect_language()
+    rooms: dict[Table, Room] = {}
+
+    def room_of(table: Table) -> Room:
+        if table not in rooms:
+            rooms[table] = Room(table)
+        return rooms[table]
+
+    def named_host(value: str | None) -> bool:
+        return (urlsplit(f"//{value}").hostname or "").lower() in allowed if value else False
+
+    def host_only(
+        handler: Callable[[Request], Awaitable[Response]],
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def guarded(request: Request) -> Response:
+            if not _loopback(request) or not named_host(request.headers.get("host")):
+                return JSONResponse({"error": t("web.lobby_local", page_lang)}, status_code=403)
+            if request.method == "POST" and not request.headers.get("content-type", "").startswith(
+                "application/json"
+            ):
+                return JSONResponse({"error": "send the request as JSON"}, status_code=415)
+            try:
+                return await handler(request)
+            except LobbyError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400)
+
+        return guarded
+
+    async def body(request: Request) -> Any:
+        raw = await request.body()
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise LobbyError(f"a request of {len(raw)} bytes (at most {MAX_MESSAGE_BYTES})")
+        try:
+            return parse_json(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, InputError) as exc:
+            raise LobbyError(f"the request is not JSON: {exc}") from None
+
+    def seated(table: Table) -> JSONResponse:
+        return JSONResponse(
+            {
+                "token": table.tokens[table.host],
+                "seat": table.host,
+                "links": table.links(base_url),
+            }
+        )
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def lobby_info(request: Request) -> Response:
+        chosen = request.query_params.get("lang", page_lang)
+        chosen = chosen if chosen in LANGUAGES else page_lang
+        return JSONResponse(
+            {
+                **welcome_message(-1, chosen),
+                "type": "lobby",
+                "languages": list(LANGUAGES),
+                "levels": list(LEVELS),
+                "lengths": list(MATCH_LENGTHS),
+                "rules": [v.label for v in VoidRule],
+                "defaults": dataclasses_defaults(chosen),
+                "saves": lobby.saves(chosen),
+                "stats": lobby.statistics(chosen),
+            }
+        )
+
+    # A new table makes its computer players (a hard one allocates its solvers' tables) and
+    # writes its save: on a worker thread too, so that the tables in play are not kept waiting.
+    async def new_table(request: Request) -> Response:
+        options = MatchOptions.from_json(await body(request), page_lang)
+        return seated(await asyncio.to_thread(lobby.new_match, options))
+
+    async def resume(request: Request) -> Response:
+        data = await body(request)
+        if not isinstance(data, dict) or set(data) != {"id"}:
+            raise LobbyError('resume: send {"id": ...} (the id of a saved match)')
+        return seated(await asyncio.to_thread(lobby.resume, data["id"]))
+
+    async def seat_socket(socket: WebSocket) -> None:
+        origin = socket.headers.get("origin")
+        if origin is not None and not named_host(urlsplit(origin).netloc):
+            await socket.close(code=4003)
+            return
+        await socket.accept()
+        try:
+            found = await _join(socket, lobby)
+        except WebSocketDisconnect:
+            return
+        if found is None:
+            return
+        table, seat = found
+        room = room_of(table)
+        old = room.sockets.get(seat)
+        if old is not None:  # the seat opened again (a reload, another tab): this one wins
+            with contextlib.suppress(RuntimeError, OSError):
+                await old.close(code=4000)
+        room.sockets[seat] = socket
+        table.connected.add(seat)
+        links = table.links(base_url) if seat == table.host else []
+        analysis = table.saved.settings.analysis
+        await room.send(seat, {**welcome_message(seat, table.lang, links), "analysis": analysis})
+        await room.broadcast()
+        if table.waiting and (review := room.review_for(seat)):
+            await room.send(seat, review)
+        room.kick()
+        try:
+            await _serve_seat(socket, room, seat)
+        finally:
+            if room.sockets.get(seat) is socket:
+                del room.sockets[seat]
+                table.connected.discard(seat)
+                await room.broadcast()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            for room in rooms.values():
+                for task in list(room.tasks):
+                    task.cancel()
+            lobby.close()
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/lobby", host_only(lobby_info)),
+            Route("/api/tables", host_only(new_table), methods=["POST"]),
+            Route("/api/resume", host_only(resume), methods=["POST"]),
+            WebSocketRoute("/ws", seat_socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def dataclasses_defaults(lang: str) -> dict[str, Any]:
+    """The start page's defaults: those of :class:`MatchOptions` in ``lang``."""
+    options = MatchOptions(lang=lang)
+    return {
+        "deals": options.deals,
+        "level": options.level,
+        "rules": options.rules,
+        "lang": options.lang,
+        "humans": options.humans,
+        "pace": options.pace,
+    }
+
+
+async def _join(socket: WebSocket, lobby: Lobby) -> tuple[Table, int] | None:
+    """The table and seat of the token a new connection sends first; None (the connection
+    told why and closed) for anything else."""
+    try:
+        text = await asyncio.wait_for(socket.receive_text(), JOIN_SECONDS)
+        request = parse_request(text)
+    except (asyncio.TimeoutError, ProtocolError, KeyError) as exc:
+        await socket.send_text(json.dumps(error_message(f"join first: {exc}")))
+        await socket.close(code=4002)
+        return None
+    found = lobby.find(request.token) if isinstance(request, Join) else None
+    if found is None:
+        why = t("web.gone", detect_language()) if isinstance(request, Join) else "join first"
+        await socket.send_text(json.dumps({**error_message(why), "gone": True}))
+        await socket.close(code=4004)
+    return found
+
+
+async def _serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
+    """Read ``seat``'s messages until it goes: each is done or answered with an error."""
+    lang = room.table.lang
+    while True:
+        message = await socket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        data = message.get("text")
+        if data is None:
+            data = message.get("bytes") or b""
+        try:
+            await room.handle(seat, parse_request(data))
+        except ProtocolError as exc:
+            await room.send(seat, error_message(t("web.bad_message", lang, reason=str(exc))))
+        except (DecisionRefused, SessionError) as exc:
+            await room.send(seat, error_message(str(exc)))

@@ -1,0 +1,312 @@
+"""The tables of a server and what the start page offers: a new match, the saved matches to
+resume, the statistics and the leaderboard, all on the files of ``ts358 play``
+(:mod:`ts358.session.saves`, :mod:`ts358.session.history`).
+
+A save played at a table is locked by the server's process (:class:`SaveLock`), as a
+terminal session locks it, so the terminal and the browser never play one match at once;
+it is released when the match ends or the server stops.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ts358._input import quote
+from ts358.match import Match
+from ts358.players import LEVELS
+from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
+from ts358.session.history import leaderboard, load_entries, saves_dir, summarize_history
+from ts358.session.play import ENGINE_NAMES, HUMAN_SEAT, SessionError
+from ts358.session.saves import (
+    DEFAULT_ANALYSIS_SECONDS,
+    PlaySettings,
+    SavedMatch,
+    SaveError,
+    claim_save,
+    new_id,
+    open_save,
+    read_save,
+)
+from ts358.session.texts import LANGUAGES, game_name, t
+from ts358.web.protocol import MAX_PACE
+from ts358.web.table import DEFAULT_PACE, Table
+
+__all__ = ["Lobby", "LobbyError", "MatchOptions"]
+
+MAX_SAVES_LISTED = 30
+"""The newest saves the start page lists."""
+
+_SAVE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,99}")
+
+
+class LobbyError(ValueError):
+    """A request of the start page that can't be done; the message says why in one line."""
+
+
+def _choice(data: dict[str, Any], key: str, allowed: tuple[Any, ...], default: Any) -> Any:
+    value = data.get(key, default)
+    if value not in allowed or isinstance(value, bool):
+        listed = ", ".join(str(a) for a in allowed)
+        raise LobbyError(f"'{key}' must be one of {listed}, not {quote(value)}")
+    return value
+
+
+def _number(data: dict[str, Any], key: str, low: float, high: float, default: float) -> float:
+    value = data.get(key, default)
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
+        raise LobbyError(f"'{key}' must be a number from {low:g} to {high:g}, not {quote(value)}")
+    return float(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchOptions:
+    """A new match as the start page asks for it (the options of ``ts358 play``).
+
+    Attributes:
+        deals: 3, 6, 9 or 18.
+        level: the computer players' level (easy, medium, hard).
+        rules: ``house`` or ``kurnik``.
+        lang: en, pl or cs.
+        humans: people at the table (1: you against two computer players; 2 or 3: the
+            other seats are opened by links).
+        pace: seconds between the computer players' cards.
+        analysis: the double-dummy review after each deal.
+        analysis_seconds: its time budget.
+        seed: the match's seed (None: a random one).
+    """
+
+    deals: int = 6
+    level: str = "medium"
+    rules: str = "house"
+    lang: str = "en"
+    humans: int = 1
+    pace: float = DEFAULT_PACE
+    analysis: bool = True
+    analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
+    seed: int | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, lang: str = "en") -> MatchOptions:
+        """The options of the start page's JSON object (a key left out is the default,
+        ``lang`` the language's); LobbyError (one line) for a value not allowed."""
+        if not isinstance(data, dict):
+            raise LobbyError(f"the options are a JSON object, not {quote(data)}")
+        unknown = sorted(set(data) - {f.name for f in dataclasses.fields(cls)})
+        if unknown:
+            raise LobbyError(f"unknown option {quote(unknown[0])}")
+        seed = data.get("seed")
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63
+        ):
+            raise LobbyError(f"'seed' must be a whole number from 0 to 2**63-1, not {quote(seed)}")
+        analysis = data.get("analysis", True)
+        if not isinstance(analysis, bool):
+            raise LobbyError(f"'analysis' must be true or false, not {quote(analysis)}")
+        return cls(
+            deals=_choice(data, "deals", MATCH_LENGTHS, 6),
+            level=_choice(data, "level", LEVELS, "medium"),
+            rules=_choice(data, "rules", tuple(v.label for v in VoidRule), "house"),
+            lang=_choice(data, "lang", LANGUAGES, lang),
+            humans=_choice(data, "humans", (1, 2, 3), 1),
+            pace=_number(data, "pace", 0, MAX_PACE, DEFAULT_PACE),
+            analysis=analysis,
+            analysis_seconds=_number(data, "analysis_seconds", 0, 3600, DEFAULT_ANALYSIS_SECONDS),
+            seed=seed,
+        )
+
+
+class Lobby:
+    """The tables of one server and the start page's requests.
+
+    Args:
+        folder: where matches are saved (default: the saves of ``ts358 play``,
+            :func:`~ts358.session.history.saves_dir`).
+        stats: finished matches go into the statistics.
+        on_table: called with each table opened (the server prints the friends' links).
+    """
+
+    def __init__(
+        self,
+        folder: Path | None = None,
+        *,
+        stats: bool = True,
+        on_table: Callable[[Table], None] | None = None,
+    ) -> None:
+        self.folder = folder if folder is not None else saves_dir()
+        self.stats = stats
+        self.on_table = on_table
+        self.tables: dict[Path, Table] = {}
+        # Tables are opened on worker threads (the server's) while the loop looks tokens up.
+        self._lock = threading.Lock()
+
+    def _opened(self, table: Table) -> Table:
+        assert table.save_path is not None
+        with self._lock:
+            self.tables[table.save_path] = table
+        if self.on_table is not None:
+            self.on_table(table)
+        return table
+
+    def new_match(self, options: MatchOptions) -> Table:
+        """A new match saved in :attr:`folder`, the host at seat 0 and the other people at
+        the next seats; LobbyError if it can't be saved there."""
+        seed = options.seed if options.seed is not None else secrets.randbelow(2**63)
+        rules = Rules.named(options.rules, options.deals)
+        settings = PlaySettings(
+            lang=options.lang,
+            analysis=options.analysis,
+            analysis_seconds=options.analysis_seconds,
+        )
+        match = Match(rules, seed, ENGINE_NAMES)
+        saved = SavedMatch(match, new_id(seed), HUMAN_SEAT, options.level, settings)
+        try:
+            path, lock = claim_save(self.folder, saved)
+        except OSError as exc:
+            raise LobbyError(
+                f"can't save the match in {self.folder}: {exc.strerror or exc}"
+            ) from None
+        humans = range(HUMAN_SEAT, HUMAN_SEAT + options.humans)
+        try:
+            table = Table(saved, path, humans, pace=options.pace, lock=lock, stats=self.stats)
+        except SessionError as exc:
+            lock.release()
+            raise LobbyError(str(exc)) from None
+        return self._opened(table)
+
+    def _save_path(self, save_id: str) -> Path:
+        # Only a save of the folder, by its id: a request must not name a file to open.
+        if not isinstance(save_id, str) or not _SAVE_ID.fullmatch(save_id):
+            raise LobbyError(f"not the id of a saved match: {quote(save_id)}")
+        return self.folder / f"{save_id}.json"
+
+    def resume(self, save_id: str, pace: float = DEFAULT_PACE) -> Table:
+        """The table of the saved match ``save_id`` (the one open already, or the save
+        opened, locked and replayed), its human seat a person again; LobbyError if it is
+        not a save that can be played on."""
+        path = self._save_path(save_id)
+        with self._lock:
+            if path in self.tables:
+                return self.tables[path]
+        try:
+            saved, lock = open_save(path)
+        except SaveError as exc:
+            raise LobbyError(str(exc)) from None
+        problem = None
+        if saved.human is None:
+            problem = "this save has no human seat"
+        elif saved.match.done:
+            problem = "this match is finished already"
+        elif saved.level not in LEVELS:
+            problem = f"level {quote(saved.level)} is not available here"
+        if problem is not None:
+            lock.release()
+            raise LobbyError(f"{path}: {problem}")
+        assert saved.human is not None
+        saved.settings.lang = saved.settings.lang or "en"
+        try:
+            table = Table(saved, path, [saved.human], pace=pace, lock=lock, stats=self.stats)
+        except SessionError as exc:
+            lock.release()
+            raise LobbyError(str(exc)) from None
+        return self._opened(table)
+
+    def find(self, token: str) -> tuple[Table, int] | None:
+        """The table and seat of a seat token, or None."""
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
+            seat = table.seat_of(token)
+            if seat is not None:
+                return table, seat
+        return None
+
+    def saves(self, lang: str = "en") -> list[dict[str, Any]]:
+        """The saved matches that can be resumed, newest first (at most
+        :data:`MAX_SAVES_LISTED`); a save that can't be read is left out."""
+        found = []
+        for path in self.folder.glob("*.json") if self.folder.is_dir() else ():
+            try:
+                found.append((path.stat().st_mtime, path))
+            except OSError:
+                continue
+        listed = []
+        for _, path in sorted(found, reverse=True)[:MAX_SAVES_LISTED]:
+            try:
+                saved = read_save(path)
+            except SaveError:
+                continue
+            match = saved.match
+            if saved.human is None or match.done:
+                continue
+            listed.append(
+                {
+                    "id": path.stem,
+                    "deal": match.number,
+                    "deals": match.rules.length,
+                    "level": saved.level,
+                    "totals": list(match.totals),
+                    "open": path in self.tables,
+                    "text": t(
+                        "web.save_line",
+                        lang,
+                        id=path.stem,
+                        number=match.number,
+                        total=match.rules.length,
+                        level=t(f"level.{saved.level}", lang),
+                    ),
+                }
+            )
+        return listed
+
+    def statistics(self, lang: str = "en") -> dict[str, Any]:
+        """The statistics and the leaderboard of ``ts358 stats`` as JSON-ready data."""
+        entries, damaged = load_entries()
+        summary = summarize_history(entries)
+        return {
+            "played": summary.played,
+            "won": summary.won,
+            "win_rate": summary.win_rate,
+            "average_total": summary.average_total,
+            "best_total": summary.best_total,
+            "damaged": damaged,
+            "by_level": [dataclasses.asdict(lv) for lv in summary.by_level],
+            "games": [
+                {
+                    "game": g.label,
+                    "name": game_name(g, lang),
+                    "chosen": summary.games[g.label][0],
+                    "made": summary.games[g.label][1],
+                }
+                for g in Contract
+                if g.label in summary.games
+            ],
+            "leaderboard": [
+                {
+                    "result": e.result,
+                    "finished": e.finished,
+                    "level": e.level,
+                    "deals": e.deals,
+                    "total": e.total,
+                }
+                for e in leaderboard(entries)
+            ],
+        }
+
+    def close(self) -> None:
+        """Release every table's save (the server stops)."""
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
+            table.close()

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # what the test extra installs (Starlette's test client uses it)
 import websockets
 
 import common  # bench/common.py: puts src/ and tests/ on sys.path, machine info, result files

@@ -123,7 +123,12 @@ def test_auto_in_polish_translates_the_deal_lines():
 
 # The sampling player ("hard") solves many full deals per decision: its runs are marked slow
 # (pytest -m slow) and shorter.
-ALL_LEVELS = ["easy", "medium", pytest.param("hard", marks=pytest.mark.slow)]
+ALL_LEVELS = [
+    "easy",
+    "medium",
+    pytest.param("hard", marks=pytest.mark.slow),
+    pytest.param("expert", marks=pytest.mark.slow),
+]
 
 
 def _legal(view, decision):

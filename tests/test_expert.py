@@ -196,3 +196,21 @@ def test_inference_weights_layouts_by_what_the_others_did():
     off = ExpertPlayer(3, effort=LIGHT, tt_mb=4, threads=1, inference=False)
     assert off._layout_weights(view, worlds) is None
     assert make_player("expert:inference=0").inference is False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("void", list(VoidRule), ids=str)
+def test_no_illegal_decision_in_many_seeded_matches(void):
+    # Tiny budgets: legality does not depend on them, and the bounded paths run all the more.
+    tiny = dataclasses.replace(LIGHT, node_budget=60_000)
+    for seed in range(30):
+        match = Match(Rules(void=void, length=3), seed=1000 + seed)
+        players = [
+            ExpertPlayer(seed, effort=tiny, tt_mb=4, threads=1),
+            HeuristicPlayer(),
+            ExpertPlayer(seed + 1, effort=tiny, tt_mb=4, threads=2),
+        ]
+        players = players[seed % 3 :] + players[: seed % 3]
+        while (pending := match.pending()) is not None:
+            match.apply_answer(players[pending.seat].decide(pending.view))
+        assert sum(match.totals) == 0

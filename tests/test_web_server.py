@@ -125,7 +125,7 @@ def assert_nothing_hidden(sent):
 
 def test_lobby_offers_defaults_saves_and_statistics(client):
     info = client.get("/api/lobby").json()
-    assert info["defaults"]["deals"] == 6 and info["levels"] == ["easy", "medium", "hard"]
+    assert info["defaults"]["deals"] == 6 and info["levels"] == ["easy", "medium", "hard", "expert"]
     assert info["saves"] == [] and info["stats"]["played"] == 0
     assert info["texts"]["web.new_match"] == "New match"
     assert client.get("/api/lobby?lang=pl").json()["texts"]["web.new_match"] == "Nowa partia"
@@ -152,7 +152,7 @@ def test_lobby_refuses_bad_requests_with_one_line(client):
     assert form.status_code == 415
     for options, why in (
         ({"deals": 5}, "'deals' must be one of 3, 6, 9, 18"),
-        ({"level": "expert"}, "'level' must be one of"),
+        ({"level": "master"}, "'level' must be one of"),
         ({"humans": 4}, "'humans'"),
         ({"pace": -1}, "'pace' must be a number from 0 to 5"),
         ({"colour": "red"}, "unknown option 'colour'"),

@@ -76,7 +76,7 @@ class MatchOptions:
 
     Attributes:
         deals: 3, 6, 9 or 18.
-        level: the computer players' level (easy, medium, hard).
+        level: the computer players' level (one of :data:`~ts358.players.LEVELS`).
         rules: ``house`` or ``kurnik``.
         lang: en, pl or cs.
         humans: people at the table (1: you against two computer players; 2 or 3: the

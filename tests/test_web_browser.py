@@ -104,8 +104,8 @@ def new_match(page: Page, url: str, **fields) -> None:
 _SIGNATURE = """() => {
   const t = document.querySelector('[data-phase]');
   if (!t) return '';
-  const cards = [...document.querySelectorAll('[data-card]')]
-    .map((c) => c.dataset.card + c.dataset.legal);
+  const cards = [...document.querySelectorAll('[data-card], [data-shown]')]
+    .map((c) => (c.dataset.card || c.dataset.shown) + c.dataset.legal);
   return [t.dataset.phase, t.dataset.myTurn, t.dataset.deal, cards.join(',')].join('|');
 }"""
 
@@ -174,7 +174,7 @@ def play(page: Page, until: set[str], shots: Path | None = None, prefix: str = "
             last = page.locator('[data-action="last"]')
             if last.is_enabled():  # the last trick on demand, and back
                 last.click()
-                assert page.locator(".trick.finished [data-card]").count() == 3
+                assert page.locator(".trick.finished [data-shown]").count() == 3
                 last.click()
         if now == "summary" and not page.locator('[data-action="next"]').count():
             page.wait_for_function(_GONE_ON)
@@ -234,13 +234,18 @@ def test_two_people_at_one_table_each_see_only_their_own_cards(browser, server, 
     hand = ".hand [data-card]"
     cards = "els => els.map(e => e.dataset.card)"
     # Beside its own hand a page shows the cards played and the talon, never another card.
-    others = "els => els.filter(e => !e.closest('.hand, .trick, .talon')).map(e => e.dataset.card)"
+    others = (
+        "els => els.filter(e => !e.closest('.hand, .trick, .talon'))"
+        ".map(e => e.dataset.card || e.dataset.shown)"
+    )
     for _ in range(60):
         time.sleep(0.3)  # both pages have their latest state
         mine = [set(p.eval_on_selector_all(hand, cards)) for p in pages]
         assert mine[0] and mine[1] and not mine[0] & mine[1]
         for page in pages:
-            assert page.eval_on_selector_all("[data-card]", others) == []
+            assert page.eval_on_selector_all("[data-card], [data-shown]", others) == []
+            # [data-card] is the hand and nothing else (the documented hook).
+            assert page.locator("[data-card]").count() == page.locator(".hand [data-card]").count()
         movers = [p for p in pages if my_turn(p)]
         if not movers:
             time.sleep(0.1)

@@ -58,11 +58,13 @@ function cardClass(card) {
 }
 
 // A card face drawn in HTML and CSS: rank and suit in the corners, the suit in the middle.
-function cardFace(card, attrs) {
+// The cards of your hand carry data-card (the documented hook: [data-card] is your hand and
+// nothing else); cards shown elsewhere (trick, talon, discard) carry data-shown.
+function cardFace(card, attrs, inHand) {
   const suit = card.slice(-1);
   return h(
     attrs && attrs.onclick ? "button" : "div",
-    { class: cardClass(card), "data-card": card, title: cardText(card), ...attrs },
+    { class: cardClass(card), [inHand ? "data-card" : "data-shown"]: card, title: cardText(card), ...attrs },
     h("span", { class: "corner top" }, rankText(card), h("br"), SUITS[suit]),
     h("span", { class: "pip" }, SUITS[suit]),
     h("span", { class: "corner bottom" }, rankText(card), h("br"), SUITS[suit]),
@@ -353,7 +355,7 @@ function handRow(state) {
     };
     if (c.legal) attrs.onclick = () => clickCard(c.card);
     if (c.legal && state.decision === "discard") attrs["aria-pressed"] = picked ? "true" : "false";
-    hand.append(cardFace(c.card, attrs));
+    hand.append(cardFace(c.card, attrs, true));
   }
   return hand;
 }

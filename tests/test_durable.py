@@ -133,7 +133,13 @@ def test_sigterm_and_closing_the_terminal_save_like_ctrl_c(tmp_path, name):
         # writes after that has nowhere to go.
         child.ptyproc.fileobj.close()
         child.wait()
-    assert child.exitstatus == 128 + getattr(signal, name)
+    codes = {128 + getattr(signal, name)}
+    if name == "SIGHUP":
+        # The hang-up also ends the terminal's input: on a busy machine the process can read
+        # that end of input before the signal arrives, and then saves and leaves as on
+        # Ctrl-D (exit 0). Either way nothing may be lost, which the save shows.
+        codes.add(0)
+    assert child.exitstatus in codes
     assert read_save(only_save(tmp_path)).match.pending().view == steps[4][1]
 
 

@@ -252,7 +252,10 @@ def test_the_time_limit_stops_the_solves_of_a_discard_and_a_give():
 TWIN = dataclasses.replace(CHOICE, play_early=4, play_late=5, late_from=8)
 
 
-def test_advice_ignores_the_real_hidden_cards():
+def hidden_card_cases():
+    """(deal, seat, twins) for a decision of each kind the sampling players value: play at
+    three points of a deal, the game choice, the discard and a give; each twin deal shows
+    ``seat`` the same view with the cards it cannot see dealt otherwise."""
     rng = random.Random(3)
     cases = []
     for seat, tricks in [(0, 0), (1, 3), (2, 9)]:
@@ -273,6 +276,11 @@ def test_advice_ignores_the_real_hidden_cards():
     other = Deal(redealt(deal.setup, set(deal.setup.hands[0])), previous_scores=PREVIOUS)
     other.choose(deal.game)
     cases.append((deal, 0, [other]))
+    return cases
+
+
+def test_advice_ignores_the_real_hidden_cards():
+    cases = hidden_card_cases()
     kinds = set()
     for deal, seat, twins in cases:
         view = deal.view(seat)

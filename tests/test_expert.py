@@ -4,16 +4,14 @@ decision kind, and whole deals it cannot solve in budget valued inside the bound
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from test_advice import PREVIOUS, exchange_deal, recorded_view, redealt
-from test_sampling_player import run_deal_to, twin
+from test_advice import exchange_deal, hidden_card_cases, recorded_view
+from test_sampling_player import run_deal_to
 from ts358 import Basis, Contract, Match, Role, Rules, VoidRule, _core358
-from ts358.deal import Deal
 from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
 from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer, bounded_estimate
 from ts358.players.layouts import World, sample_worlds
@@ -87,23 +85,7 @@ def test_same_seed_same_view_same_decision_on_one_or_two_threads():
 
 
 def test_decisions_ignore_the_real_hidden_cards():
-    rng = random.Random(3)
-    cases = []
-    for seat, tricks in [(0, 0), (1, 3), (2, 9)]:
-        deal = run_deal_to(31, seat, tricks)
-        cases.append((deal, seat, [twin(deal, seat, rng) for _ in range(2)]))
-    deal = Match(Rules(length=3), seed=6).deal  # the choice: the chooser sees six cards
-    chooser = deal.chooser
-    six = set(deal.setup.hands[chooser][:6])
-    cases.append((deal, chooser, [Deal(redealt(deal.setup, six), deal.rules)]))
-    deal = Match(Rules(length=3), seed=6).deal  # the discard: the chooser sees twenty
-    while (pending := deal.pending()).kind is not DecisionKind.DISCARD:
-        deal.apply_answer(HeuristicPlayer().decide(pending.view))
-    cases.append((deal, chooser, [twin(deal, chooser, rng)]))
-    deal = exchange_deal(2)  # a give: the giver sees its sixteen
-    other = Deal(redealt(deal.setup, set(deal.setup.hands[0])), previous_scores=PREVIOUS)
-    other.choose(deal.game)
-    cases.append((deal, 0, [other]))
+    cases = hidden_card_cases()
     kinds = set()
     for deal, seat, twins in cases:
         view = deal.view(seat)

@@ -9,12 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference_solver import reference_move_values
 from test_advice import exchange_deal, hidden_card_cases, recorded_view
 from test_sampling_player import run_deal_to
-from ts358 import Basis, Contract, Match, Role, Rules, VoidRule, _core358
+from ts358 import Basis, Card, Contract, Match, Role, Rules, VoidRule, _core358
 from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
 from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer, bounded_estimate
-from ts358.players.layouts import World, sample_worlds
+from ts358.players.layouts import World, role_hands, sample_worlds
+from ts358.tricks import trick_winner
 from ts358.view import DecisionKind
 
 # Budgets that bind, so that whole deals are cut short and valued by their bounds.
@@ -30,8 +32,8 @@ LIGHT = dataclasses.replace(
 )
 
 
-def light(seed, threads=1):
-    return ExpertPlayer(seed, effort=LIGHT, tt_mb=4, threads=threads)
+def light(seed, threads=1, fusion=0):
+    return ExpertPlayer(seed, effort=LIGHT, tt_mb=4, threads=threads, fusion=fusion)
 
 
 def test_make_player_expert_is_the_expert_on_two_threads():
@@ -48,7 +50,7 @@ def test_make_player_expert_is_the_expert_on_two_threads():
 )
 def test_every_decision_is_legal_over_a_match(rules):
     match = Match(rules, seed=21)
-    players = [light(1), HeuristicPlayer(), RandomPlayer(2)]
+    players = [light(1, fusion=6), HeuristicPlayer(), RandomPlayer(2)]
     while (pending := match.pending()) is not None:
         match.apply_answer(players[pending.seat].decide(pending.view))  # IllegalDecision if not
     assert sum(match.totals) == 0
@@ -91,10 +93,13 @@ def test_decisions_ignore_the_real_hidden_cards():
         view = deal.view(seat)
         kinds.add(view.kind)
         decision = light(5, threads=2).decide(view)
+        # The delayed solve too, at the play with seven cards left.
+        delayed = light(5, threads=2, fusion=7).decide(view)
         for other in twins:
             assert other.view(seat) == view  # the seat cannot tell the two deals apart
             assert any(other.hand(s) != deal.hand(s) for s in range(3) if s != seat)
             assert light(5, threads=2).decide(other.view(seat)) == decision
+            assert light(5, threads=2, fusion=7).decide(other.view(seat)) == delayed
     assert kinds == {
         DecisionKind.PLAY,
         DecisionKind.CHOOSE,
@@ -196,3 +201,74 @@ def test_no_illegal_decision_in_many_seeded_matches(void):
         while (pending := match.pending()) is not None:
             match.apply_answer(players[pending.seat].decide(pending.view))
         assert sum(match.totals) == 0
+
+
+def delayed_values(view, worlds, weights, pooled=True):
+    """Each card's value with the perfect information delayed past the seat's next turn,
+    written out plainly over the reference minimax: in each layout the others play their
+    best cards (by their own value; the lowest rank, then suit, of equal ones) until the
+    seat's turn; layouts that showed the same cards share one choice of its next card
+    (with ``pooled=False`` each layout chooses its own, as if it knew the hidden cards)."""
+    game, role = view.game, view.role
+    me = int(role)
+    own = -1 if game is Contract.NO_TRICKS else 1  # the others' sense of better
+    values = {}
+    for card in view.options:
+        pools = {}
+        for i, (world, weight) in enumerate(zip(worlds, weights)):
+            hands = list(role_hands(view, world))
+            hands[me] &= ~card.mask
+            lead = int(view.role_of(view.leader if view.leader is not None else view.seat))
+            trick = [*view.trick, card]
+            won, seen = 0, []
+            while True:
+                if len(trick) == 3:
+                    lead = (lead + trick_winner(trick, game)) % 3
+                    won += lead == me
+                    trick = []
+                mover = (lead + len(trick)) % 3
+                moves = reference_move_values(
+                    hands, lead, [c.id for c in trick], int(game), int(view.rules.void)
+                )
+                if mover == me:
+                    pool = pools.setdefault((tuple(seen), 0 if pooled else i), {})
+                    for c, v in moves:
+                        score = role.score(game, view.taken[view.seat] + won + v)
+                        pool[c] = pool.get(c, 0.0) + weight * score
+                    break
+                best = max(own * v for _, v in moves)
+                pick = min(
+                    (Card.from_id(c) for c, v in moves if own * v == best),
+                    key=lambda c: (c.rank, c.suit),
+                )
+                hands[mover] &= ~pick.mask
+                trick.append(pick)
+                seen.append(pick.id)
+        values[card] = sum(max(pool.values()) for pool in pools.values()) / sum(weights)
+    return values
+
+
+def test_the_delayed_solve_agrees_with_a_plain_reference():
+    # Positions with four cards in hand, so that the reference minimax is quick; every
+    # layout solved exactly. In some of them pooling the layouts must change a value (a
+    # sum of maxima is at least the maximum of the sums, and there more), else agreement
+    # would not show that the layouts were pooled.
+    effort = dataclasses.replace(LIGHT, play_late=12)
+    pooling_mattered = 0
+    for match_seed, seat in [(14, 2), (34, 1), (31, 1), (8, 0), (23, 0)]:
+        view = run_deal_to(match_seed, seat, 12).view(seat)
+        if len(view.options) < 2:
+            continue
+        player = ExpertPlayer(2, effort=effort, tt_mb=4, threads=1, fusion=4)
+        estimate = player.estimate_play(view)
+        assert estimate.bounded == 0 and estimate.solved == effort.play_late
+        worlds = player._worlds(view, effort.play_late)
+        weights = player._layout_weights(view, worlds)
+        expected = delayed_values(view, worlds, weights)
+        assert estimate.scores.keys() == expected.keys()
+        for card, value in expected.items():
+            assert estimate.scores[card] == pytest.approx(value), (match_seed, card)
+        alone = delayed_values(view, worlds, weights, pooled=False)
+        assert all(expected[c] <= alone[c] + 1e-9 for c in expected)
+        pooling_mattered += any(expected[c] < alone[c] - 1e-9 for c in expected)
+    assert pooling_mattered

@@ -72,11 +72,12 @@ def test_the_player_made_has_the_settings():
     st.randoms(use_true_random=False),
 )
 def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
-    if "inference" in settings:  # the expert's switch
-        if level == "hard":
-            del settings["inference"]
-        else:
-            settings["inference"] %= 2
+    for name, limit in (("inference", 1), ("fusion", 16)):  # the expert's own settings
+        if name in settings:
+            if level == "hard":
+                del settings[name]
+            else:
+                settings[name] %= limit + 1
     items = list(settings.items())
     rnd.shuffle(items)
     text = ":".join([level, *(f"{n}={v}" for n, v in items)])
@@ -105,6 +106,8 @@ def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
         ("hard:threads=1000", "threads must be from 1 to 256, not 1,000"),
         ("hard:inference=0", "inference is a setting of expert only, not of hard"),
         ("expert:inference=2", "inference must be from 0 to 1, not 2"),
+        ("hard:fusion=4", "fusion is a setting of expert only, not of hard"),
+        ("expert:fusion=17", "fusion must be from 0 to 16, not 17"),
         ("hard:layouts=2:layouts=3", "layouts is set twice in 'hard:layouts=2:layouts=3'"),
         ("hard:layouts=" + "9" * 5000, "layouts must be a whole number, not '9999"),
     ],

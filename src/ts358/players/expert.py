@@ -28,6 +28,18 @@ exchange by rule of thumb. The expert differs in three ways:
   since real players are not the rule of thumb (the layouts are still drawn uniformly
   among those consistent with the view; the weights only change how much each counts).
 
+- **Delayed perfect information** (``fusion=N``, from N cards in hand down; 0, the
+  default, is off): a remedy for strategy fusion, after EPIMC (Arjonilla, Saffidine and
+  Cazenave, "Perfect Information Monte Carlo with Postponing Reasoning", 2024), which
+  postpones the double-dummy solve to below the player's next decision. For each card to
+  play and each layout, the other seats play on to this seat's next turn, each its own
+  double-dummy best in that layout (the lowest of equal cards); there the layouts that
+  went the same way, the same cards seen, are the ones this seat cannot tell apart, and it
+  must play one card in all of them: the card with the best weighted total among them.
+  A card is worth the sum over these groups of that best total, where the hard player's
+  sum lets every layout pick its own best card, as if the hidden cards were known by then.
+  It costs about three solves per card and layout, so it is used late in the deal only.
+
 It thinks on two threads by default (each with its own table, the layouts dealt
 round-robin), so that its decisions are a function of the seed, the view, the effort and
 the thread count, never of timing. Its :data:`EXPERT_EFFORT` was set so that decisions stay
@@ -36,13 +48,16 @@ under a second on a 2-core machine (docs/arena.md has both levels' settings).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from typing import TypeVar
 
+from ts358 import _core358
 from ts358.cards import Card, CardSet, Rank, Suit
 from ts358.players.advice import Advice, Basis
 from ts358.players.heuristic import HeuristicPlayer
-from ts358.players.layouts import World
-from ts358.players.sampling import _O, Effort, SamplingPlayer, _Budget, _with_hand
+from ts358.players.layouts import World, role_hands
+from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer, SolveBudget, with_hand
 from ts358.rules import Contract, Role, Triple
 from ts358.tricks import legal_cards
 from ts358.view import DecisionKind, SeatView
@@ -61,6 +76,7 @@ EXPERT_EFFORT = Effort(
 )
 """The expert's effort: layouts per decision kind and the node budget per decision."""
 
+_O = TypeVar("_O")  # an option ranked by _rank_by_average
 _Deal = tuple[Triple[CardSet], CardSet, CardSet, Contract]  # hands, talon, discard, game
 
 # Fitted by `python tools/bounded_estimates.py --fit tools/data/bounded-estimates.jsonl`: 50
@@ -103,7 +119,7 @@ def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int
 class ExpertPlayer(SamplingPlayer):
     """The expert player (see the module): ``seed``, ``effort`` (default
     :data:`EXPERT_EFFORT`), ``tt_mb`` per solver and ``threads`` (default 2) as for
-    :class:`SamplingPlayer`."""
+    :class:`SamplingPlayer`; ``inference`` and ``fusion`` switch the parts so named."""
 
     name = "expert"
     _spread = True
@@ -116,9 +132,13 @@ class ExpertPlayer(SamplingPlayer):
         threads: int = 2,
         *,
         inference: bool = True,
+        fusion: int = 0,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
+        if not isinstance(fusion, int) or fusion < 0:
+            raise ValueError(f"fusion must be a whole number of cards, not {fusion!r}")
         self.inference = inference
+        self.fusion = fusion
         self._model = HeuristicPlayer()
 
     def _layout_weights(self, view: SeatView, worlds: list[World]) -> list[float] | None:
@@ -196,9 +216,9 @@ class ExpertPlayer(SamplingPlayer):
         worlds = self._worlds(view, count)
         role = view.role
 
-        def value(budget: _Budget, deal: _Deal) -> tuple[float, bool]:
+        def value(budget: SolveBudget, deal: _Deal) -> tuple[float, bool]:
             hands, talon, discard, game = deal
-            after = _with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard)
+            after = with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard)
             masks = tuple(after[view.seat_of(r)].mask for r in Role)
             got = budget.run("bounds", masks, 0, [], int(game), int(view.rules.void), int(role))
             lo, hi = got if got is not None else (0, len(after[view.seat]))
@@ -207,7 +227,7 @@ class ExpertPlayer(SamplingPlayer):
             slope = role.score(game, 1) - role.score(game, 0)
             return role.score(game, 0) + slope * tricks, lo == hi
 
-        def solve(budget: _Budget, world: World) -> tuple[list[float], bool]:
+        def solve(budget: SolveBudget, world: World) -> tuple[list[float], bool]:
             valued = [value(budget, deal) for deal in deals_of(world)]
             return [score for score, _ in valued], all(exact for _, exact in valued)
 
@@ -230,3 +250,94 @@ class ExpertPlayer(SamplingPlayer):
             solved=solved,
             bounded=len(reached) - solved,
         )
+
+    def estimate_play(self, view: SeatView, time_limit: float | None = None) -> PlayEstimate:
+        """As :meth:`SamplingPlayer.estimate_play`; from ``fusion`` cards in hand down, with
+        the perfect information delayed past this seat's next decision (the module)."""
+        if not self.fusion or not 3 <= len(view.hand) <= self.fusion or len(view.options) < 2:
+            return super().estimate_play(view, time_limit)
+        assert view.game is not None
+        game, role = view.game, view.role
+        contract, void, me = int(game), int(view.rules.void), int(role)
+        taken = view.taken[view.seat]
+        leader = int(view.role_of(view.leader if view.leader is not None else view.seat))
+        start = [c.id for c in view.trick]
+        cards = sorted(view.options, key=lambda c: c.id)
+        # The other seats' choice: most tricks for themselves, fewest in no-tricks.
+        sign = -1 if game is Contract.NO_TRICKS else 1
+        slope = role.score(game, 1) - role.score(game, 0)
+
+        def line(budget: SolveBudget, hands: list[int], card: int) -> _Line | None:
+            """The cards the others play after ``card`` up to this seat's next turn (there
+            is one: it holds two cards or more), the score of each card it may play then,
+            and whether those were exact; None once the budget is spent."""
+            hands = list(hands)
+            hands[me] &= ~(1 << card)
+            trick, lead, won = [*start, card], leader, 0
+            seen: list[int] = []
+            while True:
+                if len(trick) == 3:
+                    lead = (lead + _core358.trick_winner(trick, contract)) % 3
+                    won += lead == me
+                    trick = []
+                got = budget.run("move_bounds", tuple(hands), lead, trick, contract, void)
+                if got is None:
+                    return None
+                mover = (lead + len(trick)) % 3
+                if mover == me:
+                    base = role.score(game, taken + won)
+                    scores = {c: base + slope * (lo + hi) / 2 for c, lo, hi in got}
+                    return tuple(seen), scores, all(lo == hi for _, lo, hi in got)
+                pick = max(got, key=lambda t: (sign * (t[1] + t[2]), -(t[0] & 15), -t[0]))[0]
+                hands[mover] &= ~(1 << pick)
+                trick.append(pick)
+                seen.append(pick)
+
+        def solve(budget: SolveBudget, world: World) -> list[_Line] | None:
+            hands = list(role_hands(view, world))
+            lines = []
+            for card in cards:
+                got = line(budget, hands, card.id)
+                if got is None:
+                    return None
+                lines.append(got)
+            return lines
+
+        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
+        worlds = self._worlds(view, self._play_layouts(view))
+        weights = self._layout_weights(view, worlds)
+        results = self._solve_layouts(
+            worlds,
+            solve,
+            deadline,
+            parallel=len(view.hand) > self.effort.late_from,
+            calls_per_layout=3 * len(cards),
+        )
+        # Per card, the layouts that went the same way pool their scores of each next card.
+        pooled: list[dict[tuple[int, ...], dict[int, float]]] = [{} for _ in cards]
+        mass, solved, bounded = 0.0, 0, 0
+        for i, lines in enumerate(results):
+            if lines is None:
+                continue
+            weight = 1.0 if weights is None else weights[i]
+            mass += weight
+            exact = True
+            for k, (seen, scores, proven) in enumerate(lines):
+                pool = pooled[k].setdefault(seen, {})
+                for c, score in scores.items():
+                    pool[c] = pool.get(c, 0.0) + weight * score
+                exact = exact and proven
+            solved += exact
+            bounded += not exact
+        if not mass:
+            return super().estimate_play(view, time_limit)
+        values = {
+            card: sum(max(pool.values()) for pool in pooled[k].values()) / mass
+            for k, card in enumerate(cards)
+        }
+        return PlayEstimate(values, solved, bounded)
+
+
+# A card's line in one layout: the others' cards up to this seat's next turn, the score of
+# each card it may then play, and whether all were exact.
+_Line = tuple[tuple[int, ...], dict[int, float], bool]

@@ -94,7 +94,7 @@ class Effort:
     node_budget: int = 3_000_000
 
 
-class _Budget:
+class SolveBudget:
     """Solver calls that share one thread's node budget (and deadline) of a decision.
 
     With ``spread``, each call may spend only its share of what is left, ``left //
@@ -194,7 +194,7 @@ class SamplingPlayer(Player):
     def _solve_layouts(
         self,
         worlds: list[World],
-        solve: Callable[[_Budget, World], _R | None],
+        solve: Callable[[SolveBudget, World], _R | None],
         deadline: float = 0.0,
         parallel: bool = True,
         calls_per_layout: int = 1,
@@ -215,7 +215,7 @@ class SamplingPlayer(Player):
         stopping = threading.Event()  # set at Ctrl-C or an error: start no other layout
 
         def work(t: int) -> list[_R | None]:
-            budget = _Budget(self._solvers[t], nodes, deadline, self._spread)
+            budget = SolveBudget(self._solvers[t], nodes, deadline, self._spread)
             budget.pending = len(worlds[t::used]) * calls_per_layout
             out: list[_R | None] = []
             for world in worlds[t::used]:
@@ -238,7 +238,7 @@ class SamplingPlayer(Player):
         self,
         view: SeatView,
         layouts: Iterable[tuple[Triple[CardSet], Contract]],
-        budget: _Budget,
+        budget: SolveBudget,
     ) -> list[int] | None:
         """This seat's score in each (whole deal, game) of ``layouts``, the deal given as the
         hands by seat once the talon is taken and the discard made, the chooser on lead; or
@@ -291,9 +291,9 @@ class SamplingPlayer(Player):
         keep the order of ``options``."""
         worlds = self._worlds(view, count)
 
-        def solve(budget: _Budget, world: World) -> list[int] | None:
+        def solve(budget: SolveBudget, world: World) -> list[int] | None:
             layouts = [
-                (_with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard), game)
+                (with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard), game)
                 for hands, talon, discard, game in deals_of(world)
             ]
             return self._seat_scores(view, layouts, budget)
@@ -401,7 +401,7 @@ class SamplingPlayer(Player):
             return _forced(view, candidates[0])
 
         def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
-            hands = _with_hand(world.hands, view.seat, view.options - talon)
+            hands = with_hand(world.hands, view.seat, view.options - talon)
             return [(hands, talon, c, game) for c in candidates]
 
         return self._rank_by_average(view, self.effort.discard, candidates, deals, deadline)
@@ -444,7 +444,7 @@ class SamplingPlayer(Player):
         game = int(view.game)
         deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
 
-        def solve(budget: _Budget, world: World) -> list[tuple[int, int, int]] | None:
+        def solve(budget: SolveBudget, world: World) -> list[tuple[int, int, int]] | None:
             hands = role_hands(view, world)
             bounds: list[tuple[int, int, int]] | None = budget.run(
                 "move_bounds", hands, int(view.role_of(leader)), trick, game, int(view.rules.void)
@@ -608,7 +608,7 @@ def _rule_of_thumb(
     return Advice(view.kind, Basis.RULE_OF_THUMB, ((choice, None), *rest), sampled=sampled)
 
 
-def _with_hand(hands: Triple[CardSet], seat: int, hand: CardSet) -> Triple[CardSet]:
+def with_hand(hands: Triple[CardSet], seat: int, hand: CardSet) -> Triple[CardSet]:
     out = list(hands)
     out[seat] = hand
     return triple(out)

@@ -17,7 +17,10 @@ Settings, each ``name=whole number``, separated by ``:``:
 - ``threads``: the player's solver threads (unless given, the caller's choice, else 1 for
   hard and 2 for expert);
 - ``inference`` (expert only): 1 (the default) to weight layouts by what the other seats
-  did, 0 to count them all alike.
+  did, 0 to count them all alike;
+- ``fusion`` (expert only): delay the perfect information past the next decision
+  (the remedy for strategy fusion in :mod:`ts358.players.expert`) from this many cards in
+  hand down; 0 (the default): never.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -54,11 +57,11 @@ _SEARCHERS = {"hard": (Effort(), 1), "expert": (EXPERT_EFFORT, 2)}
 _EFFORT_FIELDS = tuple(f.name for f in dataclasses.fields(Effort))
 _LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
 _GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
-SETTINGS = ("layouts", "nodes", "threads", "inference", *_EFFORT_FIELDS)
+SETTINGS = ("layouts", "nodes", "threads", "inference", "fusion", *_EFFORT_FIELDS)
 """The names of the settings of ``hard`` and ``expert``, in their written order."""
 
-_LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256, "inference": 1}
-_SWITCHES = {"inference": "expert"}  # settings of one level, 0 or 1
+_LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256, "inference": 1, "fusion": 16}
+_EXPERT_ONLY = {"inference": 1, "fusion": 0}  # the expert's own settings, by default value
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
 
@@ -94,8 +97,8 @@ class PlayerSpec:
                 )
             if name in values:
                 raise ValueError(f"{name} is set twice in {quote(text)}")
-            if _SWITCHES.get(name, level) != level:
-                raise ValueError(f"{name} is a setting of {_SWITCHES[name]} only, not of {level}")
+            if name in _EXPERT_ONLY and level != "expert":
+                raise ValueError(f"{name} is a setting of expert only, not of {level}")
             values[name] = _whole(name, value)
         return cls(level, tuple((n, values[n]) for n in SETTINGS if n in values))
 
@@ -120,10 +123,11 @@ class PlayerSpec:
 
     def described(self) -> dict[str, int]:
         """Every setting the player has, given or by default: its :class:`Effort`'s fields,
-        ``threads`` and, for the expert, ``inference`` (as the arena's results record them)."""
+        ``threads`` and, for the expert, ``inference`` and ``fusion`` (as the arena's results
+        record them)."""
         out = dataclasses.asdict(self.effort()) | {"threads": self.threads()}
         if self.level == "expert":
-            out["inference"] = dict(self.settings).get("inference", 1)
+            out |= {name: dict(self.settings).get(name, v) for name, v in _EXPERT_ONLY.items()}
         return out
 
     def make(self, seed: int | None = None, *, threads: int | None = None) -> Player:
@@ -134,13 +138,19 @@ class PlayerSpec:
             return HeuristicPlayer()
         effort, count = self.effort(), self.threads(threads)
         if self.level == "expert":
-            inference = bool(dict(self.settings).get("inference", 1))
-            return ExpertPlayer(seed, effort, threads=count, inference=inference)
+            own = dict(self.settings)
+            return ExpertPlayer(
+                seed,
+                effort,
+                threads=count,
+                inference=bool(own.get("inference", 1)),
+                fusion=own.get("fusion", 0),
+            )
         return SamplingPlayer(seed, effort, threads=count)
 
 
 def _whole(name: str, text: str) -> int:
-    least = 0 if name in _SWITCHES else 1
+    least = 0 if name in _EXPERT_ONLY else 1
     limit = _LIMITS.get(name, _MAX_SETTING)
     try:
         value = int(text, 10)

@@ -253,8 +253,8 @@ TWIN = dataclasses.replace(CHOICE, play_early=4, play_late=5, late_from=8)
 
 
 def hidden_card_cases():
-    """(deal, seat, twins) for a decision of each kind the sampling players value: play at
-    three points of a deal, the game choice, the discard and a give; each twin deal shows
+    """(deal, seat, twins) for a decision of each kind: play at three points of a deal, the
+    game choice, the discard, a give and a trump's return; each twin deal shows
     ``seat`` the same view with the cards it cannot see dealt otherwise."""
     rng = random.Random(3)
     cases = []
@@ -276,6 +276,16 @@ def hidden_card_cases():
     other = Deal(redealt(deal.setup, set(deal.setup.hands[0])), previous_scores=PREVIOUS)
     other.choose(deal.game)
     cases.append((deal, 0, [other]))
+    # A trump's return: the receiver sees its sixteen and the trump received.
+    deal = exchange_deal(0)
+    trump = next(c for c in deal.view(0).options if c.suit.value == deal.game.value)
+    deal.give(trump)
+    receiver = deal.pending().seat
+    keep = {*deal.setup.hands[receiver], trump}
+    other = Deal(redealt(deal.setup, keep), previous_scores=PREVIOUS)
+    other.choose(deal.game)
+    other.give(trump)
+    cases.append((deal, receiver, [other]))
     return cases
 
 
@@ -290,9 +300,4 @@ def test_advice_ignores_the_real_hidden_cards():
             assert other.view(seat) == view  # the seat cannot tell the two deals apart
             assert any(other.hand(s) != deal.hand(s) for s in range(3) if s != seat)
             assert advise(other.view(seat), time_limit=None, seed=5, effort=TWIN) == advice
-    assert kinds == {
-        DecisionKind.PLAY,
-        DecisionKind.CHOOSE,
-        DecisionKind.DISCARD,
-        DecisionKind.GIVE,
-    }
+    assert kinds == set(DecisionKind)

@@ -56,12 +56,16 @@ def test_every_decision_is_legal_over_a_match(rules):
     assert sum(match.totals) == 0
 
 
-def test_the_solver_decides_every_kind_but_a_trumps_return():
+def test_the_solver_decides_every_kind():
     player = light(4)
+    returning = exchange_deal(0)
+    trump = next(c for c in returning.view(0).options if c.suit.value == returning.game.value)
+    returning.give(trump)
     views = {
         DecisionKind.CHOOSE: recorded_view(2, DecisionKind.CHOOSE),
         DecisionKind.DISCARD: recorded_view(2, DecisionKind.DISCARD),
         DecisionKind.GIVE: exchange_deal(2).view(0),
+        DecisionKind.RETURN: returning.pending().view,
         DecisionKind.PLAY: run_deal_to(31, 1, 2).view(1),
     }
     for kind, view in views.items():
@@ -100,12 +104,7 @@ def test_decisions_ignore_the_real_hidden_cards():
             assert any(other.hand(s) != deal.hand(s) for s in range(3) if s != seat)
             assert light(5, threads=2).decide(other.view(seat)) == decision
             assert light(5, threads=2, fusion=7).decide(other.view(seat)) == delayed
-    assert kinds == {
-        DecisionKind.PLAY,
-        DecisionKind.CHOOSE,
-        DecisionKind.DISCARD,
-        DecisionKind.GIVE,
-    }
+    assert kinds == set(DecisionKind)
 
 
 def test_a_whole_deal_cut_short_is_valued_inside_its_proven_bounds(monkeypatch):
@@ -272,3 +271,38 @@ def test_the_delayed_solve_agrees_with_a_plain_reference():
         assert all(expected[c] <= alone[c] + 1e-9 for c in expected)
         pooling_mattered += any(expected[c] < alone[c] - 1e-9 for c in expected)
     assert pooling_mattered
+
+
+def test_return_scores_are_the_deals_after_the_return_solved():
+    # Written out plainly: on each layout this seat (the chooser, who received a trump)
+    # sends the card back to the giver, takes the talon and discards by rule of thumb, and
+    # the whole deal is solved for it. With a budget that solves everything, exactly that.
+    deal = exchange_deal(0)
+    trump = next(c for c in deal.view(0).options if c.suit.value == deal.game.value)
+    deal.give(trump)
+    view = deal.pending().view
+    assert view.give_to == 0 and view.received == trump and trump in view.hand
+    effort = dataclasses.replace(EXPERT_EFFORT, give=2, node_budget=10**9)
+    player = ExpertPlayer(2, effort=effort, threads=1)
+    advice = player.advise(view)
+    assert advice.basis is Basis.SOLVED and advice.exact and advice.solved == 2
+    # Every suit held is offered, by its lowest card, and the rule of thumb's card.
+    returns = [answer for answer, _ in advice.options]
+    assert HeuristicPlayer().decide(view) in returns
+    assert {c.suit for c in returns} == {c.suit for c in view.hand}
+    game, rule, solver = view.game, HeuristicPlayer(), _core358.Solver(16)
+    expected = {}
+    for answer in returns:
+        total = 0
+        for world in player._worlds(view, 2):
+            assert len(world.hands[0]) == 15 and len(world.hands[1]) == 17
+            hands = list(world.hands)
+            hands[0] = hands[0].with_card(answer)
+            full = hands[1].without_card(answer) | world.pile
+            hands[1] = full - rule.discard(view._replace(hand=full, options=full))
+            masks = tuple(hands[view.seat_of(r)].mask for r in Role)
+            tricks = solver.value(masks, 0, [], int(game), 0, int(view.role))
+            total += view.role.score(game, tricks)
+        expected[answer] = total / 2
+    assert dict(advice.options) == expected
+    assert len(set(expected.values())) > 1  # the cards do differ

@@ -336,6 +336,7 @@ class Deal(Seating):
             gives_left = transfer.count - self._given
         elif kind is DecisionKind.RETURN:
             received = self._awaiting
+            give_to = self._plan[self._transfer].giver  # who handed it over: it goes back
         return SeatView(
             seat=seat,
             deal_number=self.setup.number,

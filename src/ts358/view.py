@@ -28,7 +28,7 @@ class DecisionKind(enum.Enum):
 
     CHOOSE = "choose"  # pick a game: a Contract from view.available
     GIVE = "give"  # give a card from view.options to view.give_to, or None to stop
-    RETURN = "return"  # return any card of view.options for the trump view.received
+    RETURN = "return"  # return any card of view.options to view.give_to for view.received
     DISCARD = "discard"  # discard exactly four cards of view.options
     PLAY = "play"  # play a card of view.options (the legal cards)
 
@@ -74,7 +74,7 @@ class _SeatViewFields(NamedTuple):
     # The decision asked of this seat, if any, and what it may answer.
     kind: DecisionKind | None = None
     options: CardSet = CardSet()
-    give_to: int | None = None
+    give_to: int | None = None  # the seat the card given or returned goes to
     gives_left: int = 0
     received: Card | None = None
 

@@ -15,10 +15,9 @@ exchange by rule of thumb. The expert differs in three ways:
 - **The game from the first six cards** is valued so: for each game still available, the
   chooser's score on each sampled layout of the ten cards still to come, the talon and the
   others' hands, after taking the talon and discarding by rule of thumb.
-- **The exchange gives** are decided by the solver: each candidate give (the lowest card of
-  each suit that may be given, and stopping) valued as if the exchange ended with it.
-  Returning a trump stays the rule of thumb's: the view of that decision does not tell the
-  sampler who gave it.
+- **The exchange** is decided by the solver: each candidate give (the lowest card of each
+  suit that may be given, and stopping) and each candidate return for a trump received
+  (the lowest card of each suit held) valued as if the exchange ended with it.
 
 - **Inference** (``inference=True``): the layouts of a card to play are weighted by how
   likely each makes what the other seats did (:meth:`ExpertPlayer._layout_weights`), under
@@ -58,7 +57,7 @@ from ts358.players.advice import Advice, Basis
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands
 from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer, SolveBudget, with_hand
-from ts358.rules import Contract, Role, Triple
+from ts358.rules import Contract, Role, Triple, triple
 from ts358.tricks import legal_cards
 from ts358.view import DecisionKind, SeatView
 
@@ -200,6 +199,34 @@ class ExpertPlayer(SamplingPlayer):
 
     def give(self, view: SeatView) -> Card | None:
         return self._advise_give(view, 0.0).best
+
+    def choose_return(self, view: SeatView) -> Card:
+        return self._advise_return(view, 0.0).best
+
+    def _advise_return(self, view: SeatView, deadline: float) -> Advice[Card]:
+        """The returns for a trump received ranked as the gives are: the rule of thumb's
+        and the lowest card of each suit held (a higher one would give more away), each
+        valued as if the exchange ended with it."""
+        game, giver = view.game, view.give_to
+        assert game is not None and giver is not None
+        candidates = [self._rule_of_thumb.choose_return(view)]
+        for suit in Suit:
+            cards = view.options.suit(suit)
+            if cards and cards.lowest() not in candidates:
+                candidates.append(cards.lowest())
+
+        def deals(world: World) -> list[_Deal]:
+            out = []
+            for card in candidates:
+                hands = list(world.hands)
+                hands[view.seat] = hands[view.seat].without_card(card)
+                hands[giver] = hands[giver].with_card(card)
+                full = hands[view.chooser] | world.pile
+                discard = self._rule_of_thumb_discard(view, full, game)
+                out.append((triple(hands), world.pile, discard, game))
+            return out
+
+        return self._rank_by_average(view, self.effort.give, candidates, deals, deadline)
 
     def _rank_by_average(
         self,

@@ -74,10 +74,6 @@ def _suit_bits(suit: int) -> int:
 
 def constraints_of(view: SeatView) -> Constraints:
     """Reduce a seat's view to placement constraints on the cards it cannot see."""
-    if view.kind is DecisionKind.RETURN:
-        # Mid-step: one card is in flight and the view does not say from whom; the sampling
-        # player answers this decision by rule of thumb instead.
-        raise SamplingError("no sampling while a trump's return is pending")
     me = view.seat
     chooser = view.chooser
     played = view.played.mask
@@ -90,6 +86,11 @@ def constraints_of(view: SeatView) -> Constraints:
     if view.leader is not None:
         for index in range(len(view.trick)):
             counts[(view.leader + index) % 3] -= 1
+    if view.kind is DecisionKind.RETURN:
+        # Mid-step: the trump received is in this hand, out of the giver's.
+        assert view.give_to is not None
+        counts[me] += 1
+        counts[view.give_to] -= 1
     before_choice = view.game is None or (view.kind is DecisionKind.CHOOSE)
     if before_choice:
         # The chooser sees six of their sixteen; the talon is unseen by all.

@@ -338,8 +338,7 @@ class SamplingPlayer(Player):
           if the exchange ended with it (a trump coming back as the rule of thumb returns
           one, the chooser then discarding by rule of thumb). The player itself still gives
           by rule of thumb: this valuation is advice only (the player is measured without it).
-        - Return of a trump: the rule of thumb's choice, not valued: the view does not say who
-          gave the trump, so no layout can be sampled.
+        - Return of a trump: the rule of thumb's choice, not valued (the expert values it).
         - One option only: forced, nothing valued.
 
         Within the node budget and, if given, ``time_limit`` seconds for the solves (the
@@ -355,7 +354,7 @@ class SamplingPlayer(Player):
         if kind is DecisionKind.GIVE:
             return self._advise_give(view, deadline)
         if kind is DecisionKind.RETURN:
-            return _rule_of_thumb(view, self._rule_of_thumb.choose_return(view), view.options)
+            return self._advise_return(view, deadline)
         raise ValueError(f"no decision is asked in this view (kind {kind!r})")
 
     def _advise_play(self, view: SeatView, time_limit: float | None) -> Advice[Card]:
@@ -420,6 +419,9 @@ class SamplingPlayer(Player):
             return out
 
         return self._rank_by_average(view, self.effort.give, candidates, deals, deadline)
+
+    def _advise_return(self, view: SeatView, deadline: float) -> Advice[Card]:
+        return _rule_of_thumb(view, self._rule_of_thumb.choose_return(view), view.options)
 
     # ------------------------------------------------------------------ decisions
 

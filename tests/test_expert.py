@@ -306,3 +306,24 @@ def test_return_scores_are_the_deals_after_the_return_solved():
         expected[answer] = total / 2
     assert dict(advice.options) == expected
     assert len(set(expected.values())) > 1  # the cards do differ
+
+
+def test_the_solver_can_be_switched_off_for_the_choice_and_the_discard():
+    # Off, the decision compares rule-of-thumb play-outs on the same layouts (as the hard
+    # player does when it solves none); the other kinds keep the solver.
+    choose = recorded_view(2, DecisionKind.CHOOSE)
+    discard = recorded_view(2, DecisionKind.DISCARD)
+    settings = ":".join(f"{name}={getattr(LIGHT, name)}" for name in ("choose", "discard"))
+    for switch, off_view, on_view in [
+        ("solver_choice", choose, discard),
+        ("solver_discard", discard, choose),
+    ]:
+        player = make_player(f"expert:{switch}=0:threads=1:nodes=400000:{settings}", 4)
+        off = player.advise(off_view)
+        assert off.basis is Basis.ROLLOUTS and off.solved + off.bounded == 0, switch
+        assert len(off.options) > 1 and all(score is not None for _, score in off.options)
+        assert player.advise(on_view).basis is Basis.SOLVED, switch
+        assert (
+            make_player(f"expert:threads=1:nodes=400000:{settings}", 4).advise(off_view).basis
+            is Basis.SOLVED
+        )

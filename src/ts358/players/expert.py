@@ -118,7 +118,9 @@ def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int
 class ExpertPlayer(SamplingPlayer):
     """The expert player (see the module): ``seed``, ``effort`` (default
     :data:`EXPERT_EFFORT`), ``tt_mb`` per solver and ``threads`` (default 2) as for
-    :class:`SamplingPlayer`; ``inference`` and ``fusion`` switch the parts so named."""
+    :class:`SamplingPlayer`; ``inference``, ``fusion``, ``solver_choice`` and
+    ``solver_discard`` switch the parts so named (the last two: off, the game choice or the
+    discard is made by rule-of-thumb play-outs of the same layouts)."""
 
     name = "expert"
     _spread = True
@@ -132,12 +134,24 @@ class ExpertPlayer(SamplingPlayer):
         *,
         inference: bool = True,
         fusion: int = 0,
+        solver_choice: bool = True,
+        solver_discard: bool = True,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
         if not isinstance(fusion, int) or fusion < 0:
             raise ValueError(f"fusion must be a whole number of cards, not {fusion!r}")
         self.inference = inference
         self.fusion = fusion
+        # Switches to measure each part by: off, that decision is the rule-of-thumb
+        # play-outs' on the same layouts (as the hard player's when it solves none).
+        self._by_rollouts = {
+            kind
+            for kind, on in (
+                (DecisionKind.CHOOSE, solver_choice),
+                (DecisionKind.DISCARD, solver_discard),
+            )
+            if not on
+        }
         self._model = HeuristicPlayer()
 
     def _layout_weights(self, view: SeatView, worlds: list[World]) -> list[float] | None:
@@ -241,6 +255,8 @@ class ExpertPlayer(SamplingPlayer):
         layout the deadline kept from being reached counts for nothing; with none reached,
         the hard player's rule-of-thumb ranking stands in."""
         worlds = self._worlds(view, count)
+        if view.kind in self._by_rollouts:
+            return self._rank_by_rollouts(view, worlds, options, deals_of)
         role = view.role
 
         def value(budget: SolveBudget, deal: _Deal) -> tuple[float, bool]:

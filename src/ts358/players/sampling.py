@@ -304,24 +304,26 @@ class SamplingPlayer(Player):
             if scores is not None:
                 totals = [t + s for t, s in zip(totals, scores)]
                 solved += 1
-        basis = Basis.SOLVED
         if not solved:
-            basis = Basis.ROLLOUTS
-            for world in worlds:
-                rollouts = [
-                    view.role.score(deal[3], self._rollout(view, *deal)) for deal in deals_of(world)
-                ]
-                totals = [t + s for t, s in zip(totals, rollouts)]
-        layouts = solved or len(worlds)
-        order = sorted(range(len(options)), key=lambda i: (-totals[i], i))
-        assert view.kind is not None
-        return Advice(
-            view.kind,
-            basis,
-            tuple((options[i], totals[i] / layouts) for i in order),
-            sampled=len(worlds),
-            solved=solved,
-        )
+            return self._rank_by_rollouts(view, worlds, options, deals_of)
+        return _ranked(view, Basis.SOLVED, options, totals, len(worlds), solved)
+
+    def _rank_by_rollouts(
+        self,
+        view: SeatView,
+        worlds: list[World],
+        options: list[_O],
+        deals_of: Callable[[World], list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]],
+    ) -> Advice[_O]:
+        """The options ranked by this seat's score averaged over rule-of-thumb play-outs of
+        their deals (``deals_of``, as for :meth:`_rank_by_average`) on ``worlds``."""
+        totals = [0] * len(options)
+        for world in worlds:
+            rollouts = [
+                view.role.score(deal[3], self._rollout(view, *deal)) for deal in deals_of(world)
+            ]
+            totals = [t + s for t, s in zip(totals, rollouts)]
+        return _ranked(view, Basis.ROLLOUTS, options, totals, len(worlds), 0)
 
     # ------------------------------------------------------------------ advice
 
@@ -593,6 +595,28 @@ class SamplingPlayer(Player):
             if suit != game.trump and 0 < len(cards) <= 4:
                 add(cards)
         return candidates[: self.effort.discard_candidates]
+
+
+def _ranked(
+    view: SeatView,
+    basis: Basis,
+    options: list[_O],
+    totals: list[int],
+    sampled: int,
+    solved: int,
+) -> Advice[_O]:
+    """The options by average score, best first (equal totals in the order of ``options``),
+    each total counted over the layouts solved, or all sampled if none was."""
+    layouts = solved or sampled
+    order = sorted(range(len(options)), key=lambda i: (-totals[i], i))
+    assert view.kind is not None
+    return Advice(
+        view.kind,
+        basis,
+        tuple((options[i], totals[i] / layouts) for i in order),
+        sampled=sampled,
+        solved=solved,
+    )
 
 
 def _forced(view: SeatView, answer: _O) -> Advice[_O]:

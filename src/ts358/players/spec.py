@@ -20,7 +20,10 @@ Settings, each ``name=whole number``, separated by ``:``:
   did, 0 to count them all alike;
 - ``fusion`` (expert only): delay the perfect information past the next decision
   (the remedy for strategy fusion in :mod:`ts358.players.expert`) from this many cards in
-  hand down; 0 (the default): never.
+  hand down; 0 (the default): never;
+- ``solver_choice``, ``solver_discard`` (expert only): 1 (the default) to value the game
+  choice, the discard, by the solver; 0 to value it by rule-of-thumb play-outs of the same
+  layouts, as the hard player does when it can solve none (to measure what the solver adds).
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -57,11 +60,20 @@ _SEARCHERS = {"hard": (Effort(), 1), "expert": (EXPERT_EFFORT, 2)}
 _EFFORT_FIELDS = tuple(f.name for f in dataclasses.fields(Effort))
 _LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
 _GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
-SETTINGS = ("layouts", "nodes", "threads", "inference", "fusion", *_EFFORT_FIELDS)
+_EXPERT_ONLY = {"inference": 1, "fusion": 0, "solver_choice": 1, "solver_discard": 1}
+"""The expert's own settings, by their default values."""
+SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
 """The names of the settings of ``hard`` and ``expert``, in their written order."""
 
-_LIMITS = {"node_budget": 10**12, "nodes": 10**12, "threads": 256, "inference": 1, "fusion": 16}
-_EXPERT_ONLY = {"inference": 1, "fusion": 0}  # the expert's own settings, by default value
+_LIMITS = {
+    "node_budget": 10**12,
+    "nodes": 10**12,
+    "threads": 256,
+    "inference": 1,
+    "fusion": 16,
+    "solver_choice": 1,
+    "solver_discard": 1,
+}
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
 
@@ -93,7 +105,7 @@ class PlayerSpec:
                 raise ValueError(f"a setting is name=value, not {quote(part)} in {quote(text)}")
             if name not in SETTINGS:
                 raise ValueError(
-                    f"not a setting of {level}: {quote(name)} (one of {', '.join(SETTINGS)})"
+                    f"not a setting of {level}: {quote(name)} (one of {', '.join(_own(level))})"
                 )
             if name in values:
                 raise ValueError(f"{name} is set twice in {quote(text)}")
@@ -123,8 +135,8 @@ class PlayerSpec:
 
     def described(self) -> dict[str, int]:
         """Every setting the player has, given or by default: its :class:`Effort`'s fields,
-        ``threads`` and, for the expert, ``inference`` and ``fusion`` (as the arena's results
-        record them)."""
+        ``threads`` and, for the expert, its own settings (as the arena's results record
+        them)."""
         out = dataclasses.asdict(self.effort()) | {"threads": self.threads()}
         if self.level == "expert":
             out |= {name: dict(self.settings).get(name, v) for name, v in _EXPERT_ONLY.items()}
@@ -138,15 +150,21 @@ class PlayerSpec:
             return HeuristicPlayer()
         effort, count = self.effort(), self.threads(threads)
         if self.level == "expert":
-            own = dict(self.settings)
+            own = _EXPERT_ONLY | dict(self.settings)
             return ExpertPlayer(
                 seed,
                 effort,
                 threads=count,
-                inference=bool(own.get("inference", 1)),
-                fusion=own.get("fusion", 0),
+                inference=bool(own["inference"]),
+                fusion=own["fusion"],
+                solver_choice=bool(own["solver_choice"]),
+                solver_discard=bool(own["solver_discard"]),
             )
         return SamplingPlayer(seed, effort, threads=count)
+
+
+def _own(level: str) -> list[str]:
+    return [n for n in SETTINGS if level == "expert" or n not in _EXPERT_ONLY]
 
 
 def _whole(name: str, text: str) -> int:

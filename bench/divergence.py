@@ -37,7 +37,7 @@ from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 from ts358.batch.arena import _mean_ci, make_board
-from ts358.deal import Deal
+from ts358.deal import Deal, format_decision
 from ts358.players import PlayerSpec, make_player
 from ts358.seeds import derived_seed
 from ts358.view import DecisionKind
@@ -56,6 +56,17 @@ def _play_on(deal: Deal, seat: int, player: Any, others: list[Any]) -> int:
         who = player if pending.seat == seat else others[pending.seat]
         deal.apply_answer(who.decide(pending.view))
     return deal.result().scores[seat]
+
+
+def shown(kind: str, answer: Any) -> str:
+    return format_decision(DecisionKind(kind), answer)
+
+
+def _choices(view: Any) -> int:
+    """How many answers the decision has (a give may also stop)."""
+    if view.kind is DecisionKind.CHOOSE:
+        return len(view.available[view.seat])
+    return len(view.options) + (view.kind is DecisionKind.GIVE)
 
 
 def play_board(task: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +88,7 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
         assert view.kind is not None
         kind = view.kind.value
         wanted = kind in kinds and (kind != "play" or len(view.hand) <= task["cards"])
-        if wanted and len(view.options) > 1:
+        if wanted and _choices(view) > 1:
             asked[kind] += 1
             a, b = a_players[seat].decide(view), b_players[seat].decide(view)
             if a != b:
@@ -93,7 +104,8 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
                     scores.append(_play_on(branch, seat, player, others))
                 found.append(
                     {"seat": seat, "kind": kind, "cards": len(view.hand), "a": scores[0],
-                     "b": scores[1], "game": str(view.game)}
+                     "b": scores[1], "game": str(view.game), "a_decided": shown(kind, a),
+                     "b_decided": shown(kind, b)}
                 )  # fmt: skip
         answer = line[seat].decide(view)
         deal.apply_answer(answer)

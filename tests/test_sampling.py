@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from ts358 import CardSet, Rules, VoidRule
+from ts358 import Card, CardSet, Contract, Rules, VoidRule
+from ts358.batch.arena import make_board
 from ts358.cards import DECK
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, RandomPlayer
@@ -137,3 +138,27 @@ def test_samples_of_a_view_do_not_depend_on_the_hidden_cards():
     a = list(sample_worlds(view, 5, random.Random(1)))
     b = list(sample_worlds(view, 5, random.Random(1)))
     assert a == b
+
+
+def test_a_card_given_back_and_given_again_is_placed_once():
+    # Found by an arena (board 190 of seed 9431): the plus player gives 2C to seat 0, gets
+    # it back for a trump, and gives it on to seat 1. It lies with seat 1 only, and the
+    # sampler must not hold it for seat 0 as well (it then counted a card too many).
+    deal = make_board(9431, 190).deal()
+    deal.choose(Contract.DIAMONDS)
+    giver = deal.pending().seat
+    card = Card.parse
+    for answer in ("2C", "2H", "4D", "2C", "3H", "2C"):
+        pending = deal.pending()
+        if pending.kind is DecisionKind.RETURN:
+            deal.return_card(card(answer))
+        else:
+            deal.give(card(answer))
+    view = deal.view(giver)
+    assert [(s.receiver, str(s.given)) for s in view.exchanges][-1] == (1, "2C")
+    assert card("2C") in deal.hand(1)
+    constraints = constraints_of(view)
+    assert constraints.admits(real_world(deal, view))
+    for world in sample_worlds(view, 5, random.Random(1)):
+        check_world(view, world, constraints)
+        assert card("2C") in world.hands[1]

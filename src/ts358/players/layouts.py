@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ts358.cards import DECK_MASK, CardSet
+from ts358.cards import DECK_MASK, Card, CardSet
 from ts358.rules import Role, VoidRule, triple
 from ts358.view import DecisionKind, SeatView
 
@@ -126,15 +126,16 @@ def constraints_of(view: SeatView) -> Constraints:
     # chooser made from hand, so the same exchange facts apply to it as to the chooser's hand.
     discard_owner = chooser if view.talon is not None else None
 
+    went: dict[Card, int] = {}  # each card we gave and did not get back: the seat it went to
     for step in view.exchanges:
         other = step.receiver if step.giver == me else step.giver
         # When the receiver also exchanged with the third seat (two plus, one minus), cards
         # may have moved on between those two, unseen: then what we gave proves nothing.
         if step.giver == me and not view.others_exchanged:
-            if step.returned != step.given:
-                # The receiver keeps what we gave, unless since played, or sent back for a
-                # later card (then we hold it, or discarded it).
-                _pin(fixed, allowed, step.given.mask & ~known, other, discard_owner)
+            # A card sent back (at once, or later for a trump) is ours again, and may have
+            # been given again, to the other seat.
+            went[step.given] = step.receiver
+            went.pop(step.returned, None)
             if view.game is not None and step.given.suit != view.game.trump:
                 # The automatic return is the receiver's highest card of the suit (counting
                 # the card received): they held nothing above it then, and receive nothing
@@ -145,6 +146,9 @@ def constraints_of(view: SeatView) -> Constraints:
                 if other == discard_owner:
                     allowed[PILE] &= ~above
         # Cards we received came from `other`, and we hold or played them: nothing to place.
+    for card, seat in went.items():
+        # The receiver keeps what we gave, unless since played (or, the chooser, discarded).
+        _pin(fixed, allowed, card.mask & ~known, seat, discard_owner)
 
     # Voids shown in play.
     trump = view.game.trump if view.game is not None else None

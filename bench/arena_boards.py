@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import pickle
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -92,11 +91,14 @@ def main() -> int:
             pickle.dump(header, f)
     left = sorted(set(range(header["boards"])) - {o.index for o in done})
     tasks = [(header["seed"], b, header["configs"]) for b in left]
-    with out.open("ab") as f, ProcessPoolExecutor(args.workers) as pool:
-        for n, future in enumerate(as_completed(pool.submit(_play, t) for t in tasks), 1):
-            pickle.dump(future.result(), f)
+    with out.open("ab") as f:
+
+        def keep(outcome: BoardOutcome, n: int) -> None:
+            pickle.dump(outcome, f)
             f.flush()
             print(f"{len(done) + n}/{header['boards']}", flush=True)
+
+        common.run_tasks(_play, tasks, args.workers, keep)
     return 0
 
 

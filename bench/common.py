@@ -16,7 +16,8 @@ import shlex
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +154,27 @@ def summarize(ms: Sequence[float]) -> dict[str, float]:
         "max_ms": max(ms) if ms else math.nan,
         "total_ms": sum(ms),
     }
+
+
+def run_tasks(
+    function: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    workers: int,
+    keep: Callable[[Any, int], None],
+) -> None:
+    """``function(task)`` for each task on ``workers`` processes, ``keep(result, n)`` called
+    with each result as it ends (n: how many have ended). A task that fails stops the run
+    at once (the tasks not begun are cancelled, not played to the end for nothing) and the
+    error names it."""
+    with ProcessPoolExecutor(workers) as pool:
+        futures = {pool.submit(function, task): task for task in tasks}
+        try:
+            for n, future in enumerate(as_completed(futures), 1):
+                try:
+                    result = future.result()
+                except Exception as exc:
+                    raise RuntimeError(f"task {futures[future]!r} failed: {exc}") from exc
+                keep(result, n)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise

@@ -31,7 +31,6 @@ import json
 import statistics
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -213,13 +212,15 @@ def main() -> int:
         out.write_text(json.dumps(header) + "\n", encoding="utf-8")
     left = sorted(set(range(header["boards_asked"])) - {b["board"] for b in done})
     tasks = [{**header, "board": b} for b in left]
-    with out.open("a", encoding="utf-8") as f, ProcessPoolExecutor(args.workers) as pool:
-        for n, future in enumerate(as_completed(pool.submit(play_board, t) for t in tasks), 1):
-            result = future.result()
+    with out.open("a", encoding="utf-8") as f:
+
+        def keep(result: dict[str, Any], n: int) -> None:
             f.write(json.dumps(result) + "\n")
             f.flush()
             print(f"{len(done) + n}/{header['boards_asked']}: board {result['board']}, "
                   f"{len(result['divergences'])} divergences", flush=True)  # fmt: skip
+
+        common.run_tasks(play_board, tasks, args.workers, keep)
     return 0
 
 

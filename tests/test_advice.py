@@ -161,6 +161,18 @@ def test_give_values_each_suits_lowest_card_and_stopping():
     assert bases == {Basis.SOLVED, Basis.ROLLOUTS}
 
 
+def score_after_the_talon(view, hands, talon, solver):
+    """``view``'s seat's score in the whole deal of ``hands`` (by seat) once the chooser has
+    taken ``talon`` and discarded by rule of thumb, solved exactly."""
+    hands = list(hands)
+    chooser = view.chooser
+    full = hands[chooser] | talon
+    hands[chooser] = full - HeuristicPlayer().discard(view._replace(hand=full, options=full))
+    masks = tuple(hands[view.seat_of(r)].mask for r in Role)
+    tricks = solver.value(masks, 0, [], int(view.game), int(view.rules.void), int(view.role))
+    return view.role.score(view.game, tricks)
+
+
 def test_give_scores_are_the_deals_after_the_exchange_solved():
     # Written out plainly: on each layout, this seat gives the card and gets the automatic
     # return (for a trump, the rule of thumb's), the chooser takes the talon and discards
@@ -185,11 +197,7 @@ def test_give_scores_are_the_deals_after_the_exchange_solved():
                 )
                 hands[0] = hands[0].without_card(answer).with_card(back)
                 hands[1] = received.without_card(back)
-            full = hands[1] | world.pile
-            hands[1] = full - rule.discard(view._replace(hand=full, options=full))
-            masks = tuple(hands[view.seat_of(r)].mask for r in Role)
-            tricks = solver.value(masks, 0, [], int(game), 0, int(view.role))
-            total += view.role.score(game, tricks)
+            total += score_after_the_talon(view, hands, world.pile, solver)
         expected[answer] = total / 2
     assert dict(advice.options) == expected
     assert len(set(expected.values())) > 1  # the cards do differ

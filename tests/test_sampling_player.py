@@ -34,16 +34,22 @@ def light(seed):
     ids=str,
 )
 def test_every_decision_is_legal_over_a_match(rules):
+    kinds = play_a_match(rules, [light(1), HeuristicPlayer(), RandomPlayer(2)])
+    assert DecisionKind.PLAY in kinds
+
+
+def play_a_match(rules, players):
+    """Play match seed 21 to its end, seat by seat (IllegalDecision on an illegal answer);
+    the kinds of decision seat 0 was asked."""
     match = Match(rules, seed=21)
-    players = [light(1), HeuristicPlayer(), RandomPlayer(2)]
     kinds = set()
     while (pending := match.pending()) is not None:
         decision = players[pending.seat].decide(pending.view)
         if pending.seat == 0:
             kinds.add(pending.kind)
-        match.apply_answer(decision)  # raises IllegalDecision on an illegal answer
-    assert DecisionKind.PLAY in kinds
+        match.apply_answer(decision)
     assert sum(match.totals) == 0
+    return kinds
 
 
 def test_make_player_hard_is_the_sampling_player():

@@ -56,7 +56,14 @@ from ts358.cards import Card, CardSet, Rank, Suit
 from ts358.players.advice import Advice, Basis
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands
-from ts358.players.sampling import Effort, PlayEstimate, SamplingPlayer, SolveBudget, with_hand
+from ts358.players.sampling import (
+    Effort,
+    PlayEstimate,
+    SamplingPlayer,
+    SolveBudget,
+    lowest_of_each_suit,
+    with_hand,
+)
 from ts358.rules import Contract, Role, Triple, triple
 from ts358.tricks import legal_cards
 from ts358.view import DecisionKind, SeatView
@@ -224,10 +231,7 @@ class ExpertPlayer(SamplingPlayer):
         game, giver = view.game, view.give_to
         assert game is not None and giver is not None
         candidates = [self._rule_of_thumb.choose_return(view)]
-        for suit in Suit:
-            cards = view.options.suit(suit)
-            if cards and cards.lowest() not in candidates:
-                candidates.append(cards.lowest())
+        candidates += [c for c in lowest_of_each_suit(view.options) if c not in candidates]
 
         def deals(world: World) -> list[_Deal]:
             out = []

@@ -521,10 +521,7 @@ class SamplingPlayer(Player):
         would bring back the same and keep a worse one; for a trump any card may come
         back, and the lowest trump costs least."""
         candidates: list[Card | None] = [self._rule_of_thumb.give(view)]
-        for suit in Suit:
-            cards = view.options.suit(suit)
-            if cards and cards.lowest() not in candidates:
-                candidates.append(cards.lowest())
+        candidates += [c for c in lowest_of_each_suit(view.options) if c not in candidates]
         if None not in candidates:
             candidates.append(None)
         return candidates
@@ -632,6 +629,11 @@ def _rule_of_thumb(
     assert view.kind is not None
     rest = tuple((o, None) for o in options if o != choice)
     return Advice(view.kind, Basis.RULE_OF_THUMB, ((choice, None), *rest), sampled=sampled)
+
+
+def lowest_of_each_suit(cards: CardSet) -> list[Card]:
+    """The lowest card of each suit ``cards`` hold, in suit order."""
+    return [held.lowest() for suit in Suit if (held := cards.suit(suit))]
 
 
 def with_hand(hands: Triple[CardSet], seat: int, hand: CardSet) -> Triple[CardSet]:

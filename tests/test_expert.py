@@ -321,3 +321,19 @@ def test_the_solver_can_be_switched_off_for_the_choice_and_the_discard():
             make_player(f"expert:threads=1:nodes=400000:{settings}", 4).advise(off_view).basis
             is Basis.SOLVED
         )
+
+
+def test_the_solver_can_be_switched_off_for_the_exchange():
+    # Off, the gives and the returns are the rule of thumb's, as the hard player's; on, the
+    # solver's, which differ from it on these views (so the switch is seen to act).
+    returning = exchange_deal(0)
+    trump = next(c for c in returning.view(0).options if c.suit.value == returning.game.value)
+    returning.give(trump)
+    views = [exchange_deal(2).view(0), exchange_deal(5).view(0), returning.pending().view]
+    settings = "threads=1:nodes=400000:give=2"
+    rule_of_thumb = [HeuristicPlayer().decide(view) for view in views]
+    off = [make_player(f"expert:solver_exchange=0:{settings}", 4).decide(v) for v in views]
+    assert off == rule_of_thumb
+    solved = [make_player(f"expert:{settings}", 4).decide(view) for view in views]
+    assert solved == [make_player(f"expert:{settings}", 4).advise(v).best for v in views]
+    assert solved != rule_of_thumb

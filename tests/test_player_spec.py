@@ -72,7 +72,13 @@ def test_the_player_made_has_the_settings():
     st.randoms(use_true_random=False),
 )
 def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
-    own = {"inference": 1, "fusion": 16, "solver_choice": 1, "solver_discard": 1}
+    own = {
+        "inference": 1,
+        "fusion": 16,
+        "solver_choice": 1,
+        "solver_discard": 1,
+        "solver_exchange": 1,
+    }
     for name, limit in own.items():  # the expert's own settings
         if name in settings:
             if level == "hard":

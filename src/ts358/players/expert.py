@@ -125,9 +125,10 @@ def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int
 class ExpertPlayer(SamplingPlayer):
     """The expert player (see the module): ``seed``, ``effort`` (default
     :data:`EXPERT_EFFORT`), ``tt_mb`` per solver and ``threads`` (default 2) as for
-    :class:`SamplingPlayer`; ``inference``, ``fusion``, ``solver_choice`` and
-    ``solver_discard`` switch the parts so named (the last two: off, the game choice or the
-    discard is made by rule-of-thumb play-outs of the same layouts)."""
+    :class:`SamplingPlayer`; ``inference``, ``fusion``, ``solver_choice``,
+    ``solver_discard`` and ``solver_exchange`` switch the parts so named (off, the game
+    choice or the discard is made by rule-of-thumb play-outs of the same layouts, and the
+    gives and returns by rule of thumb, as the hard player makes them)."""
 
     name = "expert"
     _spread = True
@@ -143,12 +144,14 @@ class ExpertPlayer(SamplingPlayer):
         fusion: int = 0,
         solver_choice: bool = True,
         solver_discard: bool = True,
+        solver_exchange: bool = True,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
         if not isinstance(fusion, int) or fusion < 0:
             raise ValueError(f"fusion must be a whole number of cards, not {fusion!r}")
         self.inference = inference
         self.fusion = fusion
+        self.solver_exchange = solver_exchange
         # Switches to measure each part by: off, that decision is the rule-of-thumb
         # play-outs' on the same layouts (as the hard player's when it solves none).
         self._by_rollouts = {
@@ -219,9 +222,13 @@ class ExpertPlayer(SamplingPlayer):
         return weight
 
     def give(self, view: SeatView) -> Card | None:
+        if not self.solver_exchange:
+            return super().give(view)
         return self._advise_give(view, 0.0).best
 
     def choose_return(self, view: SeatView) -> Card:
+        if not self.solver_exchange:
+            return super().choose_return(view)
         return self._advise_return(view, 0.0).best
 
     def _advise_return(self, view: SeatView, deadline: float) -> Advice[Card]:

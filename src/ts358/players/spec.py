@@ -23,7 +23,9 @@ Settings, each ``name=whole number``, separated by ``:``:
   hand down; 0 (the default): never;
 - ``solver_choice``, ``solver_discard`` (expert only): 1 (the default) to value the game
   choice, the discard, by the solver; 0 to value it by rule-of-thumb play-outs of the same
-  layouts, as the hard player does when it can solve none (to measure what the solver adds).
+  layouts, as the hard player does when it can solve none (to measure what the solver adds);
+- ``solver_exchange`` (expert only): 1 (the default) to decide the gives and the returns
+  for a trump received by the solver; 0 to make them by rule of thumb, as the hard player.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -60,7 +62,13 @@ _SEARCHERS = {"hard": (Effort(), 1), "expert": (EXPERT_EFFORT, 2)}
 _EFFORT_FIELDS = tuple(f.name for f in dataclasses.fields(Effort))
 _LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
 _GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
-_EXPERT_ONLY = {"inference": 1, "fusion": 0, "solver_choice": 1, "solver_discard": 1}
+_EXPERT_ONLY = {
+    "inference": 1,
+    "fusion": 0,
+    "solver_choice": 1,
+    "solver_discard": 1,
+    "solver_exchange": 1,
+}
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
 """The names of the settings of ``hard`` and ``expert``, in their written order."""
@@ -73,6 +81,7 @@ _LIMITS = {
     "fusion": 16,
     "solver_choice": 1,
     "solver_discard": 1,
+    "solver_exchange": 1,
 }
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
@@ -159,6 +168,7 @@ class PlayerSpec:
                 fusion=own["fusion"],
                 solver_choice=bool(own["solver_choice"]),
                 solver_discard=bool(own["solver_discard"]),
+                solver_exchange=bool(own["solver_exchange"]),
             )
         return SamplingPlayer(seed, effort, threads=count)
 

@@ -178,3 +178,13 @@ def run_tasks(
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+
+def answers(view: Any) -> int:
+    """How many answers a seat's decision has (a game left, a legal card...; a give may also
+    stop): a decision with one is forced."""
+    from ts358.view import DecisionKind  # imported here, after the path set-up above
+
+    if view.kind is DecisionKind.CHOOSE:
+        return len(view.available[view.seat])
+    return len(view.options) + (view.kind is DecisionKind.GIVE)

@@ -61,13 +61,6 @@ def shown(kind: str, answer: Any) -> str:
     return format_decision(DecisionKind(kind), answer)
 
 
-def _choices(view: Any) -> int:
-    """How many answers the decision has (a give may also stop)."""
-    if view.kind is DecisionKind.CHOOSE:
-        return len(view.available[view.seat])
-    return len(view.options) + (view.kind is DecisionKind.GIVE)
-
-
 def play_board(task: dict[str, Any]) -> dict[str, Any]:
     """One board: the line played, every decision asked of A and B, the divergences played
     on both ways."""
@@ -87,7 +80,7 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
         assert view.kind is not None
         kind = view.kind.value
         wanted = kind in kinds and (kind != "play" or len(view.hand) <= task["cards"])
-        if wanted and _choices(view) > 1:
+        if wanted and common.answers(view) > 1:
             asked[kind] += 1
             a, b = a_players[seat].decide(view), b_players[seat].decide(view)
             if a != b:

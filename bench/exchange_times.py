@@ -29,12 +29,6 @@ from ts358.view import DecisionKind, SeatView
 TIMED = (DecisionKind.CHOOSE, DecisionKind.GIVE, DecisionKind.RETURN, DecisionKind.DISCARD)
 
 
-def _options(view: SeatView) -> int:
-    if view.kind is DecisionKind.CHOOSE:
-        return len(view.available[view.seat])
-    return len(view.options) + (view.kind is DecisionKind.GIVE)  # a give may also stop
-
-
 def _line(view: SeatView, rule_of_thumb: HeuristicPlayer) -> Any:
     if view.kind is DecisionKind.GIVE and view.game is not None:
         trumps = [c for c in view.options if c.suit == view.game.trump]
@@ -50,7 +44,7 @@ def time_board(spec: str, seed: int, index: int) -> list[dict[str, Any]]:
     rows = []
     while (pending := deal.pending()) is not None and pending.kind is not DecisionKind.PLAY:
         view = pending.view
-        if view.kind in TIMED and _options(view) > 1:
+        if view.kind in TIMED and common.answers(view) > 1:
             start = time.perf_counter()
             players[pending.seat].decide(view)
             ms = 1000 * (time.perf_counter() - start)
@@ -79,8 +73,8 @@ def main() -> int:
                 "max": max(ms),
             }
     print(f"\n{'kind':8} {'n':>5} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8} ms")
-    for kind, k in kinds.items():
-        print(f"{kind:8} {k['count']:5} {k['p50']:8} {k['p90']:8} {k['p99']:8} {k['max']:8}")
+    for name, k in kinds.items():
+        print(f"{name:8} {k['count']:5} {k['p50']:8} {k['p90']:8} {k['p99']:8} {k['max']:8}")
     data = {
         "benchmark": "exchange-times",
         "config": {"player": spec, "boards": args.boards, "seed": args.seed},

@@ -24,7 +24,7 @@ a line in the expert's value and prints how each way of choosing would have scor
 boards (the calibrated one by cross-validation: fitted on the other folds), paired against
 the expert's uncalibrated choice, and the oracle that knew the outcomes.
 
-    python tools/game_values.py --boards 300 --seed 11000 --out tools/data/game-values.jsonl
+    python tools/game_values.py --boards 201 --seed 11000 --out tools/data/game-values.jsonl
     python tools/game_values.py --fit tools/data/game-values.jsonl
 
 Run from the repository root with the core built in place (or the package installed).

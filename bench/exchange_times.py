@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
-from ts358.batch.arena import make_board
+from ts358.batch.arena import TimeHistogram, make_board
 from ts358.players import HeuristicPlayer, PlayerSpec, make_player
 from ts358.seeds import derived_seed
 from ts358.view import DecisionKind, SeatView
@@ -30,10 +30,13 @@ TIMED = (DecisionKind.CHOOSE, DecisionKind.GIVE, DecisionKind.RETURN, DecisionKi
 
 
 def _line(view: SeatView, rule_of_thumb: HeuristicPlayer) -> Any:
-    if view.kind is DecisionKind.GIVE and view.game is not None:
-        trumps = [c for c in view.options if c.suit == view.game.trump]
-        if trumps:
-            return min(trumps, key=lambda c: c.rank)
+    trump = view.game.trump if view.game is not None else None
+    if (
+        view.kind is DecisionKind.GIVE
+        and trump is not None
+        and (trumps := view.options.suit(trump))
+    ):
+        return trumps.lowest()
     return rule_of_thumb.decide(view)
 
 
@@ -63,18 +66,15 @@ def main() -> int:
     args = parser.parse_args()
     spec = str(PlayerSpec.parse(args.player))
     rows = [r for b in range(args.boards) for r in time_board(spec, args.seed, b)]
-    kinds = {}
+    kinds = {}  # as the arena's results give decision times
     for kind in TIMED:
-        ms = [r["ms"] for r in rows if r["kind"] == str(kind)]
-        if ms:
-            kinds[str(kind)] = {
-                "count": len(ms),
-                **{f"p{q}": round(common.percentile(ms, q), 1) for q in (50, 90, 99)},
-                "max": max(ms),
-            }
+        seconds = [r["ms"] / 1000 for r in rows if r["kind"] == str(kind)]
+        if seconds:
+            kinds[str(kind)] = TimeHistogram(seconds).milliseconds()
     print(f"\n{'kind':8} {'n':>5} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8} ms")
     for name, k in kinds.items():
-        print(f"{name:8} {k['count']:5} {k['p50']:8} {k['p90']:8} {k['p99']:8} {k['max']:8}")
+        figures = " ".join(f"{k[f]:8.1f}" for f in ("median", "p90", "p99", "max"))
+        print(f"{name:8} {k['count']:5} {figures}")
     data = {
         "benchmark": "exchange-times",
         "config": {"player": spec, "boards": args.boards, "seed": args.seed},

@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ts358.batch.arena import Board, make_board  # noqa: E402
+from ts358.batch.arena import Board, _mean_ci, make_board  # noqa: E402
 from ts358.players import make_player  # noqa: E402
 from ts358.players.sampling import SamplingPlayer  # noqa: E402
 from ts358.seeds import derived_seed  # noqa: E402
@@ -171,9 +171,9 @@ def calibrated(
     return {g: value(g) for g in row["games"]}
 
 
-def _mean_ci(xs: list[float]) -> str:
-    mean = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
+def _shown_ci(xs: list[float]) -> str:
+    mean, half = _mean_ci(xs)
+    half = float("nan") if half is None else half
     return f"{mean:+.3f} (95% CI {mean - half:+.3f} to {mean + half:+.3f})"
 
 
@@ -217,7 +217,7 @@ def report(rows: list[dict[str, Any]], folds: int = 5) -> None:
         differ = sum(a != b for a, b in zip(picks[way], picks["solver"], strict=True))
         kinds = ("trump", "no-trump", "no-tricks")
         share = "/".join(str(sum(kind_of(g) == k for g in picks[way])) for k in kinds)
-        print(f"  {way:20s} {statistics.fmean(scores):+.3f}  {_mean_ci(diff)}"
+        print(f"  {way:20s} {statistics.fmean(scores):+.3f}  {_shown_ci(diff)}"
               f"  {differ:3d} choices differ; trump/no-trump/no-tricks {share}")  # fmt: skip
 
 

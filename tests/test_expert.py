@@ -14,8 +14,14 @@ from test_advice import exchange_deal, hidden_card_cases, recorded_view, score_a
 from test_sampling_player import play_a_match, run_deal_to
 from ts358 import Basis, Card, Contract, Match, Role, Rules, VoidRule, _core358
 from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
-from ts358.players.expert import EXPERT_EFFORT, ExpertPlayer, bounded_estimate
+from ts358.players.expert import (
+    EXPERT_EFFORT,
+    OFF_SOLVER_PLAY,
+    ExpertPlayer,
+    bounded_estimate,
+)
 from ts358.players.layouts import World, role_hands, sample_worlds
+from ts358.players.sampling import SolveBudget
 from ts358.tricks import trick_winner
 from ts358.view import DecisionKind
 
@@ -179,6 +185,56 @@ def test_inference_weights_layouts_by_what_the_others_did():
     off = ExpertPlayer(3, effort=LIGHT, tt_mb=4, threads=1, inference=False)
     assert off._layout_weights(view, worlds) is None
     assert make_player("expert:inference=0").inference is False
+
+
+def plays_found_worse(view, world, last):
+    """How many of the other seats' ``last`` cards played (those played with a choice) the
+    reference minimax finds worse, in ``world``, than another card the seat then held:
+    fewer tricks for it, or in no-tricks more."""
+    game, void = view.game, int(view.rules.void)
+    segments = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
+    plays = [(leader, cards[:i], (leader + i) % 3, c) for leader, cards in segments
+             for i, c in enumerate(cards)]  # fmt: skip
+    hands = [world.hands[s].mask for s in range(3)]
+    for _, _, seat, card in plays:
+        hands[seat] |= card.mask
+    others = [k for k, p in enumerate(plays) if p[2] != view.seat][-last:]
+    worse = 0
+    for k, (leader, before, seat, card) in enumerate(plays):
+        if k in others:
+            values = dict(
+                reference_move_values(
+                    [hands[view.seat_of(r)] for r in Role],
+                    int(view.role_of(leader)),
+                    [c.id for c in before],
+                    int(game),
+                    void,
+                )
+            )
+            best = (min if game is Contract.NO_TRICKS else max)(values.values())
+            worse += len(values) > 1 and values[card.id] != best
+        hands[seat] &= ~card.mask
+    return worse
+
+
+def test_solver_inference_weights_layouts_by_the_others_last_cards_solved():
+    # Late positions, so that the reference minimax is quick and every check exact: each
+    # layout's factor is OFF_SOLVER_PLAY for each of the others' last three cards (played
+    # by medium players, often not double-dummy best) found worse in it.
+    lowered = 0
+    for match_seed, seat in [(14, 2), (34, 1), (31, 1), (8, 0), (23, 0)]:
+        view = run_deal_to(match_seed, seat, 12).view(seat)
+        player = ExpertPlayer(2, effort=LIGHT, tt_mb=4, threads=1, solver_inference=3)
+        evidence = player._play_evidence(view)
+        assert evidence is not None and evidence[0] == 3
+        for world in player._worlds(view, 6):
+            budget = SolveBudget(player._solvers[0], 10**9, 0.0)
+            expected = OFF_SOLVER_PLAY ** plays_found_worse(view, world, 3)
+            assert evidence[1](budget, world) == pytest.approx(expected), (match_seed, world)
+            lowered += expected < 1
+    assert lowered
+    assert ExpertPlayer(2, effort=LIGHT, tt_mb=4)._play_evidence(view) is None  # off
+    assert make_player("expert:solver_inference=5").solver_inference == 5
 
 
 @pytest.mark.slow

@@ -26,6 +26,9 @@ exchange by rule of thumb. The expert differs in three ways:
   the model would not have made in a layout multiplies its weight by a factor below one,
   since real players are not the rule of thumb (the layouts are still drawn uniformly
   among those consistent with the view; the weights only change how much each counts).
+  With ``solver_inference=N`` (0, the default, is off) a second model multiplies in: the
+  others as players who play well double dummy, each of their last N cards solved again
+  in the layout from where it was played (:meth:`ExpertPlayer._play_evidence`).
 
 - **Delayed perfect information** (``fusion=N``, from N cards in hand down; 0, the
   default, is off): a remedy for strategy fusion, after EPIMC (Arjonilla, Saffidine and
@@ -49,7 +52,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ts358 import _core358
 from ts358.cards import Card, CardSet, Rank, Suit
@@ -105,6 +108,12 @@ OFF_MODEL_TRUMP = 0.3
 OFF_MODEL_DISCARD = 0.3
 """... for each trump or ace in the chooser's discard (a trump game)."""
 
+OFF_SOLVER_PLAY = 0.3
+"""The weight factor for each card another seat played that the solver proves worse, in
+the layout, than another card that seat held then (:meth:`ExpertPlayer._play_evidence`)."""
+CHECK_NODES = 100_000
+"""The most nodes one such check may search (out of the decision's budget)."""
+
 
 def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int]) -> float:
     """The estimated tricks of a whole deal whose value the solver bounded by ``lo <= value <=
@@ -125,10 +134,10 @@ def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int
 class ExpertPlayer(SamplingPlayer):
     """The expert player (see the module): ``seed``, ``effort`` (default
     :data:`EXPERT_EFFORT`), ``tt_mb`` per solver and ``threads`` (default 2) as for
-    :class:`SamplingPlayer`; ``inference``, ``fusion``, ``solver_choice``,
-    ``solver_discard`` and ``solver_exchange`` switch the parts so named (off, the game
-    choice or the discard is made by rule-of-thumb play-outs of the same layouts, and the
-    gives and returns by rule of thumb, as the hard player makes them)."""
+    :class:`SamplingPlayer`; ``inference``, ``solver_inference``, ``fusion``,
+    ``solver_choice``, ``solver_discard`` and ``solver_exchange`` switch the parts so named
+    (off, the game choice or the discard is made by rule-of-thumb play-outs of the same
+    layouts, and the gives and returns by rule of thumb, as the hard player makes them)."""
 
     name = "expert"
     _spread = True
@@ -145,12 +154,18 @@ class ExpertPlayer(SamplingPlayer):
         solver_choice: bool = True,
         solver_discard: bool = True,
         solver_exchange: bool = True,
+        solver_inference: int = 0,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
         if not isinstance(fusion, int) or fusion < 0:
             raise ValueError(f"fusion must be a whole number of cards, not {fusion!r}")
+        if not isinstance(solver_inference, int) or solver_inference < 0:
+            raise ValueError(
+                f"solver_inference must be a whole number of plays, not {solver_inference!r}"
+            )
         self.inference = inference
         self.fusion = fusion
+        self.solver_inference = solver_inference
         self.solver_exchange = solver_exchange
         # Switches to measure each part by: off, that decision is the rule-of-thumb
         # play-outs' on the same layouts (as the hard player's when it solves none).
@@ -181,45 +196,87 @@ class ExpertPlayer(SamplingPlayer):
         chooser = view.chooser
         me = view.seat
         weight = 1.0
-        # Every trick of the play so far as (leader, cards), the one in progress last.
-        segments = [(trick.leader, trick.cards) for trick in view.tricks]
-        if view.trick:
-            assert view.leader is not None
-            segments.append((view.leader, view.trick))
-        played: list[list[Card]] = [[], [], []]
-        for leader, cards in segments:
-            for index, card in enumerate(cards):
-                played[(leader + index) % 3].append(card)
+        plays = _plays(view)
+        played = [CardSet(p.card for p in plays if p.seat == s) for s in range(3)]
         if chooser != me and game.trump is not None:
             talon = view.talon or CardSet()
-            held = (world.hands[chooser] | CardSet(played[chooser]) | world.pile) - talon
+            held = (world.hands[chooser] | played[chooser] | world.pile) - talon
             longest = max(len(held.suit(suit)) for suit in Suit)
             weight *= OFF_MODEL_TRUMP ** (longest - len(held.suit(game.trump)))
             off = sum(1 for c in world.pile if c.suit == game.trump or c.rank is Rank.ACE)
             weight *= OFF_MODEL_DISCARD**off
         # Replay the play: each other seat's hand when it played, and the model's card there.
-        hands = [world.hands[s] | CardSet(played[s]) for s in range(3)]
-        for k, (leader, cards) in enumerate(segments):
-            for index, card in enumerate(cards):
-                seat = (leader + index) % 3
-                if seat != me:
-                    before = cards[:index]
-                    options = legal_cards(hands[seat], before, game, view.rules.void)
-                    if len(options) > 1:
-                        as_seat = view._replace(
-                            seat=seat,
-                            hand=hands[seat],
-                            options=options,
-                            tricks=tuple(view.tricks[:k]),
-                            leader=leader,
-                            trick=tuple(before),
-                            discard=world.pile if seat == chooser else None,
-                            kind=DecisionKind.PLAY,
-                        )
-                        if self._model.play(as_seat) != card:
-                            weight *= OFF_MODEL_PLAY
-                hands[seat] = hands[seat].without_card(card)
+        hands = [world.hands[s] | played[s] for s in range(3)]
+        for p in plays:
+            if p.seat != me:
+                options = legal_cards(hands[p.seat], p.before, game, view.rules.void)
+                if len(options) > 1:
+                    as_seat = view._replace(
+                        seat=p.seat,
+                        hand=hands[p.seat],
+                        options=options,
+                        tricks=view.tricks[: p.trick],
+                        leader=p.leader,
+                        trick=p.before,
+                        discard=world.pile if p.seat == chooser else None,
+                        kind=DecisionKind.PLAY,
+                    )
+                    if self._model.play(as_seat) != p.card:
+                        weight *= OFF_MODEL_PLAY
+            hands[p.seat] = hands[p.seat].without_card(p.card)
         return weight
+
+    def _play_evidence(
+        self, view: SeatView
+    ) -> tuple[int, Callable[[SolveBudget, World], float]] | None:
+        """With ``solver_inference=N``, a second model of the others: players who play well
+        double dummy in the real layout. Each of the last N cards the other seats played
+        this deal (those that had a choice) is solved again in the layout, from where it was
+        played, within :data:`CHECK_NODES`; each that the solver proves worse there than
+        another card the seat then held multiplies the layout's weight by
+        :data:`OFF_SOLVER_PLAY`. A check that proves nothing counts as consistent."""
+        if not self.solver_inference:
+            return None
+        game = view.game
+        assert game is not None
+        plays = _plays(view)
+        checked = [i for i, p in enumerate(plays) if p.seat != view.seat]
+        checked = checked[-self.solver_inference :]
+        if not checked:
+            return None
+        contract, void = int(game), int(view.rules.void)
+        misere = game is Contract.NO_TRICKS
+        # Before each checked card, the cards played from it on were in their holders' hands.
+        back = []
+        for i in checked:
+            masks = [0, 0, 0]
+            for p in plays[i:]:
+                masks[p.seat] |= p.card.mask
+            back.append(masks)
+
+        def weigh(budget: SolveBudget, world: World) -> float:
+            factor = 1.0
+            for i, masks in zip(checked, back):
+                p = plays[i]
+                hands = [world.hands[s].mask | masks[s] for s in range(3)]
+                options = legal_cards(CardSet(hands[p.seat]), p.before, game, view.rules.void)
+                if len(options) < 2:
+                    continue
+                got = budget.run(
+                    "move_bounds",
+                    tuple(hands[view.seat_of(r)] for r in Role),
+                    int(view.role_of(p.leader)),
+                    [c.id for c in p.before],
+                    contract,
+                    void,
+                    cap=CHECK_NODES,
+                    per_card=CHECK_NODES // len(options),
+                )
+                if got is not None and _proven_worse(got, p.card, misere):
+                    factor *= OFF_SOLVER_PLAY
+            return factor
+
+        return len(checked), weigh
 
     def give(self, view: SeatView) -> Card | None:
         if not self.solver_exchange:
@@ -347,7 +404,11 @@ class ExpertPlayer(SamplingPlayer):
                 trick.append(pick)
                 seen.append(pick)
 
-        def solve(budget: SolveBudget, world: World) -> list[_Line] | None:
+        evidence = self._play_evidence(view)
+        calls, weigh = evidence if evidence is not None else (0, None)
+
+        def solve(budget: SolveBudget, world: World) -> tuple[list[_Line], float] | None:
+            factor = weigh(budget, world) if weigh is not None else 1.0
             hands = list(role_hands(view, world))
             lines = []
             for card in cards:
@@ -355,7 +416,7 @@ class ExpertPlayer(SamplingPlayer):
                 if got is None:
                     return None
                 lines.append(got)
-            return lines
+            return lines, factor
 
         deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
         worlds = self._worlds(view, self._play_layouts(view))
@@ -365,15 +426,16 @@ class ExpertPlayer(SamplingPlayer):
             solve,
             deadline,
             parallel=len(view.hand) > self.effort.late_from,
-            calls_per_layout=3 * len(cards),
+            calls_per_layout=3 * len(cards) + calls,
         )
         # Per card, the layouts that went the same way pool their scores of each next card.
         pooled: list[dict[tuple[int, ...], dict[int, float]]] = [{} for _ in cards]
         mass, solved, bounded = 0.0, 0, 0
-        for i, lines in enumerate(results):
-            if lines is None:
+        for i, got in enumerate(results):
+            if got is None:
                 continue
-            weight = 1.0 if weights is None else weights[i]
+            lines, factor = got
+            weight = factor * (1.0 if weights is None else weights[i])
             mass += weight
             exact = True
             for k, (seen, scores, proven) in enumerate(lines):
@@ -395,3 +457,36 @@ class ExpertPlayer(SamplingPlayer):
 # A card's line in one layout: the others' cards up to this seat's next turn, the score of
 # each card it may then play, and whether all were exact.
 _Line = tuple[tuple[int, ...], dict[int, float], bool]
+
+
+class _Play(NamedTuple):
+    """A card played this deal: in the trick of index ``trick`` (of ``leader``), after
+    ``before``, by ``seat``."""
+
+    trick: int
+    leader: int
+    before: tuple[Card, ...]
+    seat: int
+    card: Card
+
+
+def _plays(view: SeatView) -> list[_Play]:
+    """Every card played so far in the deal, in order, the trick in progress last."""
+    segments = [(trick.leader, trick.cards) for trick in view.tricks]
+    if view.trick:
+        assert view.leader is not None
+        segments.append((view.leader, view.trick))
+    return [
+        _Play(k, leader, tuple(cards[:index]), (leader + index) % 3, card)
+        for k, (leader, cards) in enumerate(segments)
+        for index, card in enumerate(cards)
+    ]
+
+
+def _proven_worse(bounds: list[tuple[int, int, int]], card: Card, misere: bool) -> bool:
+    """Whether the mover's ``bounds`` (card id, lo, hi) prove ``card`` worse than another:
+    fewer tricks for the mover, or in no-tricks more."""
+    lo, hi = {c: (lo, hi) for c, lo, hi in bounds}[card.id]
+    if misere:
+        return lo > min(h for _, _, h in bounds)
+    return hi < max(lo for _, lo, _ in bounds)

@@ -64,6 +64,9 @@ from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option ranked by _rank_by_average
 _R = TypeVar("_R")  # what solving one layout gives
+# A layout's solve for a card to play: each card's bounds (None: the budget was spent
+# first) and the factor on the layout's weight from what solving showed of it.
+_Solved = tuple[list[tuple[int, int, int]] | None, float]
 
 __all__ = ["Effort", "PlayEstimate", "SamplingPlayer", "advise"]
 
@@ -114,15 +117,20 @@ class SolveBudget:
         """Whether the budget is spent or the deadline passed."""
         return self.left <= 0 or bool(self.deadline and time.monotonic() >= self.deadline)
 
-    def run(self, method: str, *args: object) -> Any:
-        """``solver.method(*args)`` within what is left, or None once the budget is spent."""
+    def run(self, method: str, *args: object, cap: int = 0, **options: object) -> Any:
+        """``solver.method(*args, **options)`` within what is left (and at most ``cap``
+        nodes, if not 0), or None once the budget is spent."""
         nodes = self.left // max(1, self.pending) if self.spread else self.left
         self.pending = max(1, self.pending - 1)
+        if cap:
+            nodes = min(nodes, cap)
         if nodes <= 0:  # (0 would mean no limit to the solver)
             return None
         before = self.solver.nodes
         try:
-            return getattr(self.solver, method)(*args, max_nodes=nodes, deadline=self.deadline)
+            return getattr(self.solver, method)(
+                *args, max_nodes=nodes, deadline=self.deadline, **options
+            )
         except _core358.SearchLimit:
             if not self.spread:
                 self.left = 0
@@ -448,12 +456,16 @@ class SamplingPlayer(Player):
         game = int(view.game)
         deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
 
-        def solve(budget: SolveBudget, world: World) -> list[tuple[int, int, int]] | None:
+        evidence = self._play_evidence(view)
+        calls, weigh = evidence if evidence is not None else (0, None)
+
+        def solve(budget: SolveBudget, world: World) -> _Solved:
+            factor = weigh(budget, world) if weigh is not None else 1.0
             hands = role_hands(view, world)
             bounds: list[tuple[int, int, int]] | None = budget.run(
                 "move_bounds", hands, int(view.role_of(leader)), trick, game, int(view.rules.void)
             )
-            return bounds
+            return bounds, factor
 
         totals = dict.fromkeys((card.id for card in view.options), 0.0)
         solved = bounded = 0
@@ -462,11 +474,14 @@ class SamplingPlayer(Player):
         # Late in the deal the layouts take milliseconds: not worth the threads.
         worlds = self._worlds(view, self._play_layouts(view))
         weights = self._layout_weights(view, worlds)
-        results = self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from)
-        for i, raw in enumerate(results):
+        results = self._solve_layouts(
+            worlds, solve, deadline, parallel=n > effort.late_from, calls_per_layout=1 + calls
+        )
+        for i, got in enumerate(results):
+            raw, factor = got if got is not None else (None, 0.0)
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
                 continue  # not reached, or nothing proven on this layout
-            weight = 1 if weights is None else weights[i]
+            weight = factor * (1 if weights is None else weights[i])
             for card_id, lo, hi in raw:
                 totals[card_id] += (
                     weight
@@ -486,6 +501,14 @@ class SamplingPlayer(Player):
     def _layout_weights(self, view: SeatView, worlds: list[World]) -> list[float] | None:
         """How likely each layout is, relative to the others, given what the other seats
         did; None: all alike (the hard player draws layouts uniformly and counts them so)."""
+        return None
+
+    def _play_evidence(
+        self, view: SeatView
+    ) -> tuple[int, Callable[[SolveBudget, World], float]] | None:
+        """For a card to play, what solving tells of each layout's likelihood: the solver
+        calls it makes per layout and the function giving the factor on a layout's weight
+        (called in the layout's solve, on its budget); None: nothing (the hard player)."""
         return None
 
     def _play_layouts(self, view: SeatView) -> int:

@@ -25,7 +25,10 @@ Settings, each ``name=whole number``, separated by ``:``:
   choice, the discard, by the solver; 0 to value it by rule-of-thumb play-outs of the same
   layouts, as the hard player does when it can solve none (to measure what the solver adds);
 - ``solver_exchange`` (expert only): 1 (the default) to decide the gives and the returns
-  for a trump received by the solver; 0 to make them by rule of thumb, as the hard player.
+  for a trump received by the solver; 0 to make them by rule of thumb, as the hard player;
+- ``solver_inference`` (expert only): weight the layouts of a play also by whether the
+  solver finds the other seats' last this many cards played good in them (the second
+  model of inference in :mod:`ts358.players.expert`); 0 (the default): not.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -68,6 +71,7 @@ _EXPERT_ONLY = {
     "solver_choice": 1,
     "solver_discard": 1,
     "solver_exchange": 1,
+    "solver_inference": 0,
 }
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
@@ -82,6 +86,7 @@ _LIMITS = {
     "solver_choice": 1,
     "solver_discard": 1,
     "solver_exchange": 1,
+    "solver_inference": 32,
 }
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
@@ -169,6 +174,7 @@ class PlayerSpec:
                 solver_choice=bool(own["solver_choice"]),
                 solver_discard=bool(own["solver_discard"]),
                 solver_exchange=bool(own["solver_exchange"]),
+                solver_inference=own["solver_inference"],
             )
         return SamplingPlayer(seed, effort, threads=count)
 

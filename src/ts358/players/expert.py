@@ -111,8 +111,9 @@ OFF_MODEL_DISCARD = 0.3
 OFF_SOLVER_PLAY = 0.3
 """The weight factor for each card another seat played that the solver proves worse, in
 the layout, than another card that seat held then (:meth:`ExpertPlayer._play_evidence`)."""
-CHECK_NODES = 100_000
-"""The most nodes one such check may search (out of the decision's budget)."""
+CHECK_NODES = 50_000
+"""The nodes of one such check, beside the decision's budget (what one check leaves unused
+goes to the layout's next)."""
 
 
 def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int]) -> float:
@@ -226,15 +227,15 @@ class ExpertPlayer(SamplingPlayer):
             hands[p.seat] = hands[p.seat].without_card(p.card)
         return weight
 
-    def _play_evidence(
-        self, view: SeatView
-    ) -> tuple[int, Callable[[SolveBudget, World], float]] | None:
+    def _play_evidence(self, view: SeatView) -> Callable[[SolveBudget, World], float] | None:
         """With ``solver_inference=N``, a second model of the others: players who play well
         double dummy in the real layout. Each of the last N cards the other seats played
         this deal (those that had a choice) is solved again in the layout, from where it was
-        played, within :data:`CHECK_NODES`; each that the solver proves worse there than
-        another card the seat then held multiplies the layout's weight by
-        :data:`OFF_SOLVER_PLAY`. A check that proves nothing counts as consistent."""
+        played, on :data:`CHECK_NODES` nodes a check beside the decision's budget (so that
+        the layouts' own solves are those of the expert without it); each that the solver
+        proves worse there than another card the seat then held multiplies the layout's
+        weight by :data:`OFF_SOLVER_PLAY`. A check that proves nothing counts as
+        consistent."""
         if not self.solver_inference:
             return None
         game = view.game
@@ -255,28 +256,32 @@ class ExpertPlayer(SamplingPlayer):
             back.append(masks)
 
         def weigh(budget: SolveBudget, world: World) -> float:
+            checks = SolveBudget(
+                budget.solver, CHECK_NODES * len(checked), budget.deadline, spread=True
+            )
+            checks.pending = len(checked)
             factor = 1.0
             for i, masks in zip(checked, back):
                 p = plays[i]
                 hands = [world.hands[s].mask | masks[s] for s in range(3)]
                 options = legal_cards(CardSet(hands[p.seat]), p.before, game, view.rules.void)
                 if len(options) < 2:
+                    checks.pending = max(1, checks.pending - 1)
                     continue
-                got = budget.run(
+                got = checks.run(
                     "move_bounds",
                     tuple(hands[view.seat_of(r)] for r in Role),
                     int(view.role_of(p.leader)),
                     [c.id for c in p.before],
                     contract,
                     void,
-                    cap=CHECK_NODES,
-                    per_card=CHECK_NODES // len(options),
+                    per_card=checks.left // checks.pending // len(options),
                 )
                 if got is not None and _proven_worse(got, p.card, misere):
                     factor *= OFF_SOLVER_PLAY
             return factor
 
-        return len(checked), weigh
+        return weigh
 
     def give(self, view: SeatView) -> Card | None:
         if not self.solver_exchange:
@@ -404,8 +409,7 @@ class ExpertPlayer(SamplingPlayer):
                 trick.append(pick)
                 seen.append(pick)
 
-        evidence = self._play_evidence(view)
-        calls, weigh = evidence if evidence is not None else (0, None)
+        weigh = self._play_evidence(view)
 
         def solve(budget: SolveBudget, world: World) -> tuple[list[_Line], float] | None:
             factor = weigh(budget, world) if weigh is not None else 1.0
@@ -426,7 +430,7 @@ class ExpertPlayer(SamplingPlayer):
             solve,
             deadline,
             parallel=len(view.hand) > self.effort.late_from,
-            calls_per_layout=3 * len(cards) + calls,
+            calls_per_layout=3 * len(cards),
         )
         # Per card, the layouts that went the same way pool their scores of each next card.
         pooled: list[dict[tuple[int, ...], dict[int, float]]] = [{} for _ in cards]

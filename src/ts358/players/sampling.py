@@ -117,13 +117,11 @@ class SolveBudget:
         """Whether the budget is spent or the deadline passed."""
         return self.left <= 0 or bool(self.deadline and time.monotonic() >= self.deadline)
 
-    def run(self, method: str, *args: object, cap: int = 0, **options: object) -> Any:
-        """``solver.method(*args, **options)`` within what is left (and at most ``cap``
-        nodes, if not 0), or None once the budget is spent."""
+    def run(self, method: str, *args: object, **options: object) -> Any:
+        """``solver.method(*args, **options)`` within what is left, or None once the budget
+        is spent."""
         nodes = self.left // max(1, self.pending) if self.spread else self.left
         self.pending = max(1, self.pending - 1)
-        if cap:
-            nodes = min(nodes, cap)
         if nodes <= 0:  # (0 would mean no limit to the solver)
             return None
         before = self.solver.nodes
@@ -456,8 +454,7 @@ class SamplingPlayer(Player):
         game = int(view.game)
         deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
 
-        evidence = self._play_evidence(view)
-        calls, weigh = evidence if evidence is not None else (0, None)
+        weigh = self._play_evidence(view)
 
         def solve(budget: SolveBudget, world: World) -> _Solved:
             factor = weigh(budget, world) if weigh is not None else 1.0
@@ -474,9 +471,7 @@ class SamplingPlayer(Player):
         # Late in the deal the layouts take milliseconds: not worth the threads.
         worlds = self._worlds(view, self._play_layouts(view))
         weights = self._layout_weights(view, worlds)
-        results = self._solve_layouts(
-            worlds, solve, deadline, parallel=n > effort.late_from, calls_per_layout=1 + calls
-        )
+        results = self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from)
         for i, got in enumerate(results):
             raw, factor = got if got is not None else (None, 0.0)
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
@@ -503,12 +498,11 @@ class SamplingPlayer(Player):
         did; None: all alike (the hard player draws layouts uniformly and counts them so)."""
         return None
 
-    def _play_evidence(
-        self, view: SeatView
-    ) -> tuple[int, Callable[[SolveBudget, World], float]] | None:
-        """For a card to play, what solving tells of each layout's likelihood: the solver
-        calls it makes per layout and the function giving the factor on a layout's weight
-        (called in the layout's solve, on its budget); None: nothing (the hard player)."""
+    def _play_evidence(self, view: SeatView) -> Callable[[SolveBudget, World], float] | None:
+        """For a card to play, what solving tells of each layout's likelihood: the factor on
+        a layout's weight, ``weigh(budget, world)``, called in the layout's solve on its
+        thread (on the thread's solver, within its own nodes and the budget's deadline);
+        None: nothing (the hard player)."""
         return None
 
     def _play_layouts(self, view: SeatView) -> int:

@@ -38,8 +38,15 @@ LIGHT = dataclasses.replace(
 )
 
 
-def light(seed, threads=1, fusion=0):
-    return ExpertPlayer(seed, effort=LIGHT, tt_mb=4, threads=threads, fusion=fusion)
+def light(seed, threads=1, fusion=0, solver_inference=0):
+    return ExpertPlayer(
+        seed,
+        effort=LIGHT,
+        tt_mb=4,
+        threads=threads,
+        fusion=fusion,
+        solver_inference=solver_inference,
+    )
 
 
 def test_make_player_expert_is_the_expert_on_two_threads():
@@ -100,13 +107,16 @@ def test_decisions_ignore_the_real_hidden_cards():
         view = deal.view(seat)
         kinds.add(view.kind)
         decision = light(5, threads=2).decide(view)
-        # The delayed solve too, at the play with seven cards left.
+        # The delayed solve too, at the play with seven cards left, and the solver's checks
+        # of the others' cards played.
         delayed = light(5, threads=2, fusion=7).decide(view)
+        checked = light(5, threads=2, solver_inference=4).decide(view)
         for other in twins:
             assert other.view(seat) == view  # the seat cannot tell the two deals apart
             assert any(other.hand(s) != deal.hand(s) for s in range(3) if s != seat)
             assert light(5, threads=2).decide(other.view(seat)) == decision
             assert light(5, threads=2, fusion=7).decide(other.view(seat)) == delayed
+            assert light(5, threads=2, solver_inference=4).decide(other.view(seat)) == checked
     assert kinds == set(DecisionKind)
 
 
@@ -248,7 +258,7 @@ def test_no_illegal_decision_in_many_seeded_matches(void):
         players = [
             ExpertPlayer(seed, effort=tiny, tt_mb=4, threads=1),
             HeuristicPlayer(),
-            ExpertPlayer(seed + 1, effort=tiny, tt_mb=4, threads=2),
+            ExpertPlayer(seed + 1, effort=tiny, tt_mb=4, threads=2, solver_inference=4),
         ]
         players = players[seed % 3 :] + players[: seed % 3]
         while (pending := match.pending()) is not None:

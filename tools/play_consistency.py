@@ -12,11 +12,14 @@ layout than in the sampled ones, a layout where the solver proves the card worse
 likely to be the real one, by the ratio of the two rates: the factor the expert multiplies
 such a layout's weight by.
 
-One board per line of a JSON Lines file (``--out``); ``--fit FILE`` prints the two rates and
+One board per line of a JSON Lines file (``--out``; each card played with a choice: the
+game, the cards in hand, the verdict in the real layout, and of the sampled layouts how
+many proved it worse and how many there were); ``--fit FILE`` prints the two rates and
 their ratio by kind of game and stage of the deal, and over all.
 
-    python tools/play_consistency.py --boards 60 --seed 12000 --out /tmp/consistency.jsonl
-    python tools/play_consistency.py --fit /tmp/consistency.jsonl
+    python tools/play_consistency.py --boards 60 --seed 12000 \\
+        --out tools/data/play-consistency.jsonl
+    python tools/play_consistency.py --fit tools/data/play-consistency.jsonl
 
 Run from the repository root with the core built in place (or the package installed).
 """
@@ -100,7 +103,12 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
                 sampled.append(verdict(solver, hands, view, answer))
         assert view.game is not None
         plays.append(
-            {"game": view.game.label, "cards": len(view.hand), "real": real, "sampled": sampled}
+            {
+                "game": view.game.label,
+                "cards": len(view.hand),
+                "real": real,
+                "sampled": [sum(sampled), len(sampled)],  # proven worse, layouts
+            }
         )
     return {"board": index, "plays": plays}
 
@@ -115,8 +123,8 @@ def fit(path: Path) -> None:
                 counts = groups[key]
                 counts[0] += play["real"]
                 counts[1] += 1
-                counts[2] += sum(play["sampled"])
-                counts[3] += len(play["sampled"])
+                counts[2] += play["sampled"][0]
+                counts[3] += play["sampled"][1]
     print(f"{'game':16} {'stage':20} {'plays':>6} {'real':>7} {'sampled':>8} {'ratio':>6}")
     for (kind, when), (real, n, sampled, m) in sorted(groups.items()):
         ratio = (real / n) / (sampled / m) if sampled else float("nan")

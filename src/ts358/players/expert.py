@@ -108,6 +108,10 @@ OFF_MODEL_TRUMP = 0.3
 OFF_MODEL_DISCARD = 0.3
 """... for each trump or ace in the chooser's discard (a trump game)."""
 
+# `python tools/play_consistency.py --fit tools/data/play-consistency.jsonl` (60 boards of
+# hard players): a card the solver proves worse than another the seat held showed in 3.3% of
+# the cards played in the real layout against 9.1% in the layouts the other seats sampled,
+# a ratio of 0.36 (0.16 to 0.55 by game and stage of the deal).
 OFF_SOLVER_PLAY = 0.3
 """The weight factor for each card another seat played that the solver proves worse, in
 the layout, than another card that seat held then (:meth:`ExpertPlayer._play_evidence`)."""

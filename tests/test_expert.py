@@ -227,20 +227,36 @@ def plays_found_worse(view, world, last):
     return worse
 
 
+def no_tricks_view(match_seed):
+    """The view of the first seat to play with a choice after 12 tricks of a no-tricks deal
+    1 played by medium players."""
+    deal = Match(Rules(length=3), seed=match_seed).deal
+    deal.choose(Contract.NO_TRICKS)
+    medium = HeuristicPlayer()
+    while (pending := deal.pending()) is not None:
+        view = pending.view
+        if view.kind is DecisionKind.PLAY and len(view.tricks) >= 12 and len(view.options) > 1:
+            return view
+        deal.apply_answer(medium.decide(view))
+    raise AssertionError(f"no choice late in the deal of match seed {match_seed}")
+
+
 def test_solver_inference_weights_layouts_by_the_others_last_cards_solved():
     # Late positions, so that the reference minimax is quick and every check exact: each
     # layout's factor is OFF_SOLVER_PLAY for each of the others' last three cards (played
-    # by medium players, often not double-dummy best) found worse in it.
+    # by medium players, often not double-dummy best) found worse in it; trump games and
+    # no-tricks (where worse is more tricks).
+    views = [run_deal_to(s, seat, 12).view(seat) for s, seat in [(14, 2), (34, 1), (8, 0)]]
+    views += [no_tricks_view(s) for s in (0, 1, 2)]
     lowered = 0
-    for match_seed, seat in [(14, 2), (34, 1), (31, 1), (8, 0), (23, 0)]:
-        view = run_deal_to(match_seed, seat, 12).view(seat)
+    for view in views:
         player = ExpertPlayer(2, effort=LIGHT, tt_mb=4, threads=1, solver_inference=3)
         weigh = player._play_evidence(view)
         assert weigh is not None
         for world in player._worlds(view, 6):
             budget = SolveBudget(player._solvers[0], 1, 0.0)  # the checks have their own
             expected = OFF_SOLVER_PLAY ** plays_found_worse(view, world, 3)
-            assert weigh(budget, world) == pytest.approx(expected), (match_seed, world)
+            assert weigh(budget, world) == pytest.approx(expected), (view, world)
             assert budget.left == 1
             lowered += expected < 1
     assert lowered

@@ -12,17 +12,18 @@ from hypothesis import strategies as st
 from reference_solver import reference_move_values
 from test_advice import exchange_deal, hidden_card_cases, recorded_view, score_after_the_talon
 from test_sampling_player import play_a_match, run_deal_to
-from ts358 import Basis, Card, Contract, Match, Role, Rules, VoidRule, _core358
+from ts358 import Basis, Card, CardSet, Contract, Match, Role, Rules, VoidRule, _core358
 from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_player
 from ts358.players.expert import (
     EXPERT_EFFORT,
     OFF_SOLVER_PLAY,
     ExpertPlayer,
+    _Play,
     bounded_estimate,
 )
 from ts358.players.layouts import World, role_hands, sample_worlds
 from ts358.players.sampling import SolveBudget
-from ts358.tricks import trick_winner
+from ts358.tricks import legal_cards, trick_winner
 from ts358.view import DecisionKind
 
 # Budgets that bind, so that whole deals are cut short and valued by their bounds.
@@ -197,34 +198,42 @@ def test_inference_weights_layouts_by_what_the_others_did():
     assert make_player("expert:inference=0").inference is False
 
 
-def plays_found_worse(view, world, last):
-    """How many of the other seats' ``last`` cards played (those played with a choice) the
-    reference minimax finds worse, in ``world``, than another card the seat then held:
-    fewer tricks for it, or in no-tricks more."""
-    game, void = view.game, int(view.rules.void)
+def others_last_plays(view, world, last):
+    """The other seats' ``last`` cards played, each as (trick index, leader, cards before it
+    in the trick, seat, card, every seat's hand then as bitboards by seat)."""
     segments = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
-    plays = [(leader, cards[:i], (leader + i) % 3, c) for leader, cards in segments
-             for i, c in enumerate(cards)]  # fmt: skip
+    plays = [
+        (k, leader, cards[:i], (leader + i) % 3, c)
+        for k, (leader, cards) in enumerate(segments)
+        for i, c in enumerate(cards)
+    ]
     hands = [world.hands[s].mask for s in range(3)]
-    for _, _, seat, card in plays:
+    for *_, seat, card in plays:
         hands[seat] |= card.mask
-    others = [k for k, p in enumerate(plays) if p[2] != view.seat][-last:]
-    worse = 0
-    for k, (leader, before, seat, card) in enumerate(plays):
-        if k in others:
-            values = dict(
-                reference_move_values(
-                    [hands[view.seat_of(r)] for r in Role],
-                    int(view.role_of(leader)),
-                    [c.id for c in before],
-                    int(game),
-                    void,
-                )
-            )
-            best = (min if game is Contract.NO_TRICKS else max)(values.values())
-            worse += len(values) > 1 and values[card.id] != best
-        hands[seat] &= ~card.mask
-    return worse
+    out = []
+    for play in plays:
+        if play[3] != view.seat:
+            out.append((*play, list(hands)))
+        hands[play[3]] &= ~play[4].mask
+    return out[-last:]
+
+
+def found_worse(view, hands, leader, before, card):
+    """Whether the reference minimax finds ``card`` worse, with ``hands`` (by seat), than
+    another card its seat could play: fewer tricks for it, or in no-tricks more; None if it
+    had no choice."""
+    values = dict(
+        reference_move_values(
+            [hands[view.seat_of(r)] for r in Role],
+            int(view.role_of(leader)),
+            [c.id for c in before],
+            int(view.game),
+            int(view.rules.void),
+        )
+    )
+    if len(values) < 2:
+        return None
+    return values[card.id] != (min if view.game is Contract.NO_TRICKS else max)(values.values())
 
 
 def no_tricks_view(match_seed):
@@ -255,13 +264,47 @@ def test_solver_inference_weights_layouts_by_the_others_last_cards_solved():
         assert weigh is not None
         for world in player._worlds(view, 6):
             budget = SolveBudget(player._solvers[0], 1, 0.0)  # the checks have their own
-            expected = OFF_SOLVER_PLAY ** plays_found_worse(view, world, 3)
+            worse = [
+                found_worse(view, p[5], *p[1:3], p[4]) for p in others_last_plays(view, world, 3)
+            ]
+            expected = OFF_SOLVER_PLAY ** sum(w for w in worse if w is not None)
             assert weigh(budget, world) == pytest.approx(expected), (view, world)
             assert budget.left == 1
             lowered += expected < 1
     assert lowered
     assert ExpertPlayer(2, effort=LIGHT, tt_mb=4)._play_evidence(view) is None  # off
     assert make_player("expert:solver_inference=5").solver_inference == 5
+
+
+def test_solver_inference_can_judge_each_card_from_its_players_view():
+    # With inference_layouts=K, a card counts by the share of K layouts its player could
+    # have dealt (its hand then kept) in which the reference finds it worse.
+    views = [run_deal_to(34, 1, 12).view(1), no_tricks_view(1)]
+    shares = set()
+    for view in views:
+        player = ExpertPlayer(
+            2, effort=LIGHT, tt_mb=4, threads=1, solver_inference=2, inference_layouts=3
+        )
+        weigh = player._play_evidence(view)
+        for world in player._worlds(view, 4):
+            expected = 1.0
+            for k, leader, before, seat, card, hands in others_last_plays(view, world, 2):
+                held = CardSet(hands[seat])
+                options = legal_cards(held, before, view.game, view.rules.void)
+                if len(options) < 2:
+                    continue
+                play = _Play(k, leader, tuple(before), seat, card)
+                layouts = player._seat_layouts(view, world, play, held, options)
+                assert len(layouts) == 3 and all(seen[seat] == hands[seat] for seen in layouts)
+                # The others' hands then are dealt again: not always the layout's.
+                verdicts = [found_worse(view, seen, leader, before, card) for seen in layouts]
+                share = sum(verdicts) / 3
+                shares.add(share)
+                expected *= OFF_SOLVER_PLAY**share
+            budget = SolveBudget(player._solvers[0], 1, 0.0)
+            assert weigh(budget, world) == pytest.approx(expected), (view, world)
+    assert len(shares) > 1  # the verdicts differ between the player's layouts somewhere
+    assert make_player("expert:solver_inference=2:inference_layouts=4").inference_layouts == 4
 
 
 @pytest.mark.slow

@@ -50,6 +50,7 @@ under a second on a 2-core machine (docs/arena.md has both levels' settings).
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
@@ -58,7 +59,7 @@ from ts358 import _core358
 from ts358.cards import Card, CardSet, Rank, Suit
 from ts358.players.advice import Advice, Basis
 from ts358.players.heuristic import HeuristicPlayer
-from ts358.players.layouts import World, role_hands
+from ts358.players.layouts import World, role_hands, sample_worlds
 from ts358.players.sampling import (
     Effort,
     PlayEstimate,
@@ -160,6 +161,7 @@ class ExpertPlayer(SamplingPlayer):
         solver_discard: bool = True,
         solver_exchange: bool = True,
         solver_inference: int = 0,
+        inference_layouts: int = 0,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
         if not isinstance(fusion, int) or fusion < 0:
@@ -170,7 +172,12 @@ class ExpertPlayer(SamplingPlayer):
             )
         self.inference = inference
         self.fusion = fusion
+        if not isinstance(inference_layouts, int) or inference_layouts < 0:
+            raise ValueError(
+                f"inference_layouts must be a whole number of layouts, not {inference_layouts!r}"
+            )
         self.solver_inference = solver_inference
+        self.inference_layouts = inference_layouts
         self.solver_exchange = solver_exchange
         # Switches to measure each part by: off, that decision is the rule-of-thumb
         # play-outs' on the same layouts (as the hard player's when it solves none).
@@ -232,14 +239,21 @@ class ExpertPlayer(SamplingPlayer):
         return weight
 
     def _play_evidence(self, view: SeatView) -> Callable[[SolveBudget, World], float] | None:
-        """With ``solver_inference=N``, a second model of the others: players who play well
-        double dummy in the real layout. Each of the last N cards the other seats played
-        this deal (those that had a choice) is solved again in the layout, from where it was
-        played, on :data:`CHECK_NODES` nodes a check beside the decision's budget (so that
-        the layouts' own solves are those of the expert without it); each that the solver
-        proves worse there than another card the seat then held multiplies the layout's
-        weight by :data:`OFF_SOLVER_PLAY`. A check that proves nothing counts as
-        consistent."""
+        """With ``solver_inference=N``, a second model of the others: players who choose
+        their cards by the solver. Each of the last N cards the other seats played this deal
+        (those that had a choice) is solved again from where it was played, on
+        :data:`CHECK_NODES` nodes a card checked (shared by its checks), beside the
+        decision's budget (so that the layouts' own solves are those of the expert without
+        it). A check that proves nothing counts as consistent.
+
+        - ``inference_layouts=0``: the check is made in the layout itself, as if the seat
+          had known it; each card the solver proves worse there than another card the seat
+          then held multiplies the layout's weight by :data:`OFF_SOLVER_PLAY`.
+        - ``inference_layouts=K``: the check is made in K layouts the seat itself could
+          have dealt then, its hand in this layout kept and the cards it could not see
+          dealt again from its view (the exchange aside), since a player decides from its
+          own view: the factor is :data:`OFF_SOLVER_PLAY` to the power of the share of them
+          in which the card is proven worse."""
         if not self.solver_inference:
             return None
         game = view.game
@@ -259,33 +273,67 @@ class ExpertPlayer(SamplingPlayer):
                 masks[p.seat] |= p.card.mask
             back.append(masks)
 
+        per_play = max(1, self.inference_layouts)
+
         def weigh(budget: SolveBudget, world: World) -> float:
             checks = SolveBudget(
                 budget.solver, CHECK_NODES * len(checked), budget.deadline, spread=True
             )
-            checks.pending = len(checked)
+            checks.pending = len(checked) * per_play
             factor = 1.0
             for i, masks in zip(checked, back):
                 p = plays[i]
                 hands = [world.hands[s].mask | masks[s] for s in range(3)]
                 options = legal_cards(CardSet(hands[p.seat]), p.before, game, view.rules.void)
                 if len(options) < 2:
-                    checks.pending = max(1, checks.pending - 1)
+                    checks.pending = max(1, checks.pending - per_play)
                     continue
-                got = checks.run(
-                    "move_bounds",
-                    tuple(hands[view.seat_of(r)] for r in Role),
-                    int(view.role_of(p.leader)),
-                    [c.id for c in p.before],
-                    contract,
-                    void,
-                    per_card=checks.left // checks.pending // len(options),
-                )
-                if got is not None and _proven_worse(got, p.card, misere):
-                    factor *= OFF_SOLVER_PLAY
+                layouts = [hands]
+                if self.inference_layouts:
+                    held = CardSet(hands[p.seat])
+                    layouts = self._seat_layouts(view, world, p, held, options)
+                worse = 0
+                for seen in layouts:
+                    got = checks.run(
+                        "move_bounds",
+                        tuple(seen[view.seat_of(r)] for r in Role),
+                        int(view.role_of(p.leader)),
+                        [c.id for c in p.before],
+                        contract,
+                        void,
+                        per_card=checks.left // checks.pending // len(options),
+                    )
+                    worse += got is not None and _proven_worse(got, p.card, misere)
+                factor *= OFF_SOLVER_PLAY ** (worse / len(layouts))
             return factor
 
         return weigh
+
+    def _seat_layouts(
+        self, view: SeatView, world: World, play: _Play, hand: CardSet, options: CardSet
+    ) -> list[list[int]]:
+        """The hands by seat (bitboards) in :attr:`inference_layouts` layouts that
+        ``play``'s seat could have dealt when it played holding ``hand`` (``options`` its
+        legal cards): the cards it could not see then dealt again from its view then (what
+        it knew from the exchange left out), the draw seeded by this player's seed and the
+        layout ``world`` of this decision."""
+        as_seat = view._replace(
+            seat=play.seat,
+            hand=hand,
+            options=options,
+            exchanges=(),
+            others_exchanged=0,
+            tricks=view.tricks[: play.trick],
+            leader=play.leader,
+            trick=play.before,
+            discard=world.pile if play.seat == view.chooser else None,
+            kind=DecisionKind.PLAY,
+        )
+        key = (self.seed, view.deal_number, play.trick, len(play.before), *world.hands, world.pile)
+        rng = random.Random(str(key))
+        return [
+            [h.mask for h in w.hands] for w in sample_worlds(as_seat, self.inference_layouts, rng)
+        ]
 
     def give(self, view: SeatView) -> Card | None:
         if not self.solver_exchange:

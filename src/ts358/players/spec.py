@@ -28,7 +28,9 @@ Settings, each ``name=whole number``, separated by ``:``:
   for a trump received by the solver; 0 to make them by rule of thumb, as the hard player;
 - ``solver_inference`` (expert only): weight the layouts of a play also by whether the
   solver finds the other seats' last this many cards played good in them (the second
-  model of inference in :mod:`ts358.players.expert`); 0 (the default): not.
+  model of inference in :mod:`ts358.players.expert`); 0 (the default): not;
+- ``inference_layouts`` (expert only): with ``solver_inference``, judge each such card in
+  this many layouts its player could have dealt (0, the default: in the layout itself).
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -72,6 +74,7 @@ _EXPERT_ONLY = {
     "solver_discard": 1,
     "solver_exchange": 1,
     "solver_inference": 0,
+    "inference_layouts": 0,
 }
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
@@ -87,6 +90,7 @@ _LIMITS = {
     "solver_discard": 1,
     "solver_exchange": 1,
     "solver_inference": 32,
+    "inference_layouts": 64,
 }
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
@@ -175,6 +179,7 @@ class PlayerSpec:
                 solver_discard=bool(own["solver_discard"]),
                 solver_exchange=bool(own["solver_exchange"]),
                 solver_inference=own["solver_inference"],
+                inference_layouts=own["inference_layouts"],
             )
         return SamplingPlayer(seed, effort, threads=count)
 

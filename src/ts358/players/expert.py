@@ -27,8 +27,10 @@ exchange by rule of thumb. The expert differs in three ways:
   since real players are not the rule of thumb (the layouts are still drawn uniformly
   among those consistent with the view; the weights only change how much each counts).
   With ``solver_inference=N`` (0, the default, is off) a second model multiplies in: the
-  others as players who play well double dummy, each of their last N cards solved again
-  in the layout from where it was played (:meth:`ExpertPlayer._play_evidence`).
+  others as players who choose by the solver, each of their last N cards solved again
+  from where it was played (:meth:`ExpertPlayer._play_evidence`). Measured against hard
+  players (docs/play.md), judged in the layout itself it plays worse, and judged from the
+  player's own view (``inference_layouts``) no better: both stay off.
 
 - **Delayed perfect information** (``fusion=N``, from N cards in hand down; 0, the
   default, is off): a remedy for strategy fusion, after EPIMC (Arjonilla, Saffidine and

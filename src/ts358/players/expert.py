@@ -286,13 +286,13 @@ class ExpertPlayer(SamplingPlayer):
             for i, masks in zip(checked, back):
                 p = plays[i]
                 hands = [world.hands[s].mask | masks[s] for s in range(3)]
-                options = legal_cards(CardSet(hands[p.seat]), p.before, game, view.rules.void)
+                held = CardSet(hands[p.seat])
+                options = legal_cards(held, p.before, game, view.rules.void)
                 if len(options) < 2:
                     checks.pending = max(1, checks.pending - per_play)
                     continue
                 layouts = [hands]
                 if self.inference_layouts:
-                    held = CardSet(hands[p.seat])
                     layouts = self._seat_layouts(view, world, p, held, options)
                 worse = 0
                 for seen in layouts:

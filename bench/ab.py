@@ -32,14 +32,17 @@ WORKER = "--worker"
 def worker(build: str) -> int:
     """Solve the deals named on stdin ("contract seed" lines), one JSON line each."""
     sys.path.insert(0, str(Path(build).resolve() / "src"))
-    from ts358 import _core358
+    from ts358.analysis.solve import new_solver
     from ts358.position import Position
     from ts358.rules import Contract, Role
 
-    solver = _core358.Solver(64)
+    solver = new_solver()  # the build's default table (ts358 solve's): it may grow
+    start_bytes = solver.tt_bytes
     for line in sys.stdin:
         label, seed = line.split()
         pos = Position.random(int(seed), Contract.parse(label))
+        if solver.tt_bytes != start_bytes:
+            solver = new_solver()  # every deal starts from the default size
         solver.clear()
         solver.reset_stats()
         start = time.perf_counter()

@@ -7,7 +7,10 @@
 
 One solve = one full deal (16/16/16, chooser on lead), one contract, player = chooser, the
 chooser's value only (``Solver.value``), single thread, table cleared before each deal
-(``Solver.clear``; the clear itself is not timed). The deal sets are fixed by seeds, so two
+(``Solver.clear``; the clear itself is not timed), the default table of ``ts358 solve``
+(``new_solver()``: 64 MB, grown to 256 MB by a deal that fills it; such a deal's solver is
+then replaced by a fresh one, so that every deal starts at 64 MB) unless ``--tt-mb`` fixes
+its size. The deal sets are fixed by seeds, so two
 runs (two commits, two machines) solve the same positions:
 
 * per contract (all six): deals ``Position.random(seed, contract)`` for seeds 0 .. N-1
@@ -34,6 +37,7 @@ from typing import Any
 
 import common
 from ts358 import _core358
+from ts358.analysis.solve import DEFAULT_TABLE_MB, GROWN_TABLE_MB, new_solver
 from ts358.cards import DECK, CardSet
 from ts358.position import Position
 from ts358.rules import Contract, Role, VoidRule
@@ -108,12 +112,15 @@ class Interrupted(Exception):
         self.rows = rows
 
 
-def solve_deals(deals: list[dict[str, Any]], tt_mb: int) -> list[dict[str, Any]]:
-    solver = _core358.Solver(tt_mb)
+def solve_deals(deals: list[dict[str, Any]], tt_mb: int | None) -> list[dict[str, Any]]:
+    solver = new_solver(tt_mb)
+    start_bytes = solver.tt_bytes
     rows: list[dict[str, Any]] = []
     for k, deal in enumerate(deals):
         pos: Position = deal["position"]
         hands = tuple(h.mask for h in pos.hands)
+        if solver.tt_bytes != start_bytes:
+            solver = new_solver(tt_mb)  # the last deal grew the table
         solver.clear()
         solver.reset_stats()
         cpu = time.process_time()
@@ -151,6 +158,7 @@ def solve_deals(deals: list[dict[str, Any]], tt_mb: int) -> list[dict[str, Any]]
                 "nodes": solver.nodes,
                 "value": value,
                 "voids": voids_in(pos),
+                "tt_mb": solver.tt_bytes >> 20,
             }
         )
         print(
@@ -195,11 +203,11 @@ def endgames(per_size: int, void: VoidRule) -> list[Position]:
     return out
 
 
-def reference_speedup(positions: list[Position], tt_mb: int) -> dict[str, Any]:
+def reference_speedup(positions: list[Position], tt_mb: int | None) -> dict[str, Any]:
     """Time the chooser's value with the reference solver and with the core, same positions."""
     from reference_solver import reference_value
 
-    solver = _core358.Solver(tt_mb)
+    solver = new_solver(tt_mb)
     rows = []
     mismatches = 0
     for pos in positions:
@@ -276,10 +284,13 @@ def run(args: argparse.Namespace) -> int:
     contracts = (
         [Contract.parse(c) for c in args.contracts.split(",")] if args.contracts else list(Contract)
     )
-    tt_bytes = _core358.Solver(args.tt_mb).tt_bytes
+    tt_bytes = new_solver(args.tt_mb).tt_bytes
+    table = f"table {tt_bytes / 2**20:.0f} MiB" + (
+        f" (growing to {GROWN_TABLE_MB} MB)" if args.tt_mb is None else ""
+    )
     print(
         f"solver benchmark: {n} deals per set, {void.label} rules, "
-        f"table {tt_bytes / 2**20:.0f} MiB, chooser's value, fresh table per deal",
+        f"{table}, chooser's value, fresh table per deal",
         file=sys.stderr,
     )
 
@@ -305,6 +316,12 @@ def run(args: argparse.Namespace) -> int:
         print()
         print_table(groups)
         print(f"table memory: {tt_bytes:,} bytes ({tt_bytes / 2**20:.1f} MiB)")
+        grown = [r for r in rows if r.get("tt_mb", 0) > tt_bytes >> 20]
+        if grown:
+            print(
+                f"table grown to {max(r['tt_mb'] for r in grown)} MiB in "
+                + ", ".join(f"{r['set']} seed {r['seed']}" for r in grown)
+            )
         slowest = sorted(rows, key=lambda r: -r["ms"])[:5]
         print(
             "slowest: "
@@ -338,7 +355,8 @@ def run(args: argparse.Namespace) -> int:
             "deals_per_set": n,
             "first_seed": args.first_seed,
             "rules": void.label,
-            "tt_mb": args.tt_mb,
+            "tt_mb": args.tt_mb,  # None: the default table, growing to grow_mb
+            "grow_mb": GROWN_TABLE_MB if args.tt_mb is None else None,
             "contracts": [c.label for c in contracts],
             "void_heavy": not args.no_void,
             "player": "chooser",
@@ -494,7 +512,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only-void", action="store_true", help="only the void-heavy set (no per-contract sets)"
     )
     parser.add_argument(
-        "--tt-mb", type=int, default=64, metavar="N", help="table size in MB (default 64)"
+        "--tt-mb",
+        type=int,
+        metavar="N",
+        help=f"a fixed table size in MB (default: {DEFAULT_TABLE_MB}, growing to "
+        f"{GROWN_TABLE_MB} when a deal fills it, as in ts358 solve)",
     )
     parser.add_argument(
         "--endgames",

@@ -17,19 +17,27 @@ cdef class Solver:
     """Double-dummy solver for 3-5-8 positions (one player against the other two).
 
     The transposition table (``tt_mb`` megabytes) is kept between calls; results do not
-    depend on its size. Every ``check_every`` nodes the search looks at Ctrl-C, the
-    deadline and the node limit, and calls the progress callback.
+    depend on its size. With ``grow_mb``, a search that fills the table with its own
+    entries (half the table's worth of them given up for room within one value's search)
+    makes it grow fourfold, up to ``grow_mb`` megabytes, keeping its entries: the few deals
+    that need a large table get one, the rest keep the small one. The table grows only
+    while no other solver uses it (``table_of``, :meth:`share`), and stays grown until the
+    solver is freed. Every ``check_every`` nodes the search looks at Ctrl-C, the deadline
+    and the node limit, and calls the progress callback.
     """
     cdef SolverState st
     cdef object __weakref__     # the helpers of a threaded solve are kept by weak key
-    cdef size_t tt_size
+    cdef int borrowers          # solvers using this one's table (table_of)
     cdef bint busy
     cdef Solver owner           # the solver whose table this one uses, or None (its own)
 
-    def __cinit__(self, int tt_mb=64, *, int64_t check_every=65536, Solver table_of=None):
+    def __cinit__(self, int tt_mb=64, *, int grow_mb=0, int64_t check_every=65536,
+                  Solver table_of=None):
         cdef size_t nbytes, nbuckets
         if tt_mb < 1:
             raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
+        if grow_mb and grow_mb < tt_mb:
+            raise ValueError(f"grow_mb must be 0 or at least tt_mb ({tt_mb}), not {grow_mb}")
         if check_every < 1:
             raise ValueError(f"check_every must be at least 1, not {check_every}")
         # Every check takes the GIL and reads the clock: 65,536 nodes is a few milliseconds
@@ -46,13 +54,14 @@ cdef class Solver:
             self.owner = table_of.owner if table_of.owner is not None else table_of
             self.st.tt = self.owner.st.tt
             self.st.heads = self.owner.st.heads
-            self.st.tt_buckets = self.owner.st.tt_buckets
             self.st.epoch = self.owner.st.epoch
-            self.tt_size = self.owner.tt_size
+            self.st.tt_buckets = self.st.grow_to = self.owner.st.tt_buckets
+            self.owner.borrowers += 1
             return
         nbytes = <size_t>tt_mb << 20
         nbuckets = nbytes // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
-        self.tt_size = nbuckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+        self.st.grow_to = max(nbuckets, (<size_t>grow_mb << 20)
+                              // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t)))
         self.st.tt = <TTEntry*>ts_table_alloc(nbuckets * BUCKET * sizeof(TTEntry))
         self.st.heads = <uint32_t*>calloc(nbuckets, sizeof(uint32_t))
         if self.st.tt == NULL or self.st.heads == NULL:
@@ -66,13 +75,15 @@ cdef class Solver:
         self.st.nodes = 0
         self.busy = False
 
-    def __init__(self, int tt_mb=64, *, int64_t check_every=65536, Solver table_of=None):
+    def __init__(self, int tt_mb=64, *, int grow_mb=0, int64_t check_every=65536,
+                 Solver table_of=None):
         pass
 
     def __dealloc__(self):
         free(self.st.cut)
         self.st.cut = NULL
         if self.owner is not None:
+            self.owner.borrowers -= 1
             return              # the owner frees the table
         if self.st.tt != NULL:
             ts_table_free(self.st.tt)
@@ -92,8 +103,25 @@ cdef class Solver:
 
     @property
     def tt_bytes(self):
-        """Bytes allocated for the transposition table."""
-        return self.tt_size
+        """Bytes allocated for the transposition table now (it may have grown)."""
+        return self.st.tt_buckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+
+    def grow(self, int tt_mb):
+        """Enlarge the table now to about ``tt_mb`` megabytes, keeping its entries (a size
+        no larger than the table's leaves it as it is). Not while other solvers use this
+        one's table."""
+        cdef uint64_t nb = (<size_t>tt_mb << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+        if self.owner is not None or self.borrowers or self.st.shared:
+            raise RuntimeError("the table is in use by other solvers: it cannot grow")
+        if nb <= self.st.tt_buckets:
+            return
+        self._enter()
+        ok = _tt_grow(&self.st, nb)
+        self.busy = False
+        if not ok:
+            raise MemoryError(f"cannot allocate a transposition table of {tt_mb} MB")
+        if self.st.grow_to < nb:
+            self.st.grow_to = nb
 
     def reset_stats(self):
         """Set the node counter to zero."""
@@ -235,6 +263,12 @@ cdef class Solver:
         self._limits(max_nodes, deadline, progress)
         if self.owner is not None:
             self.st.epoch = self.owner.st.epoch
+        # The table grows only while no other solver holds its address (see the class).
+        self.st.evicted = 0
+        self.st.grow_at = 0
+        if (self.owner is None and self.borrowers == 0 and not self.st.shared
+                and self.st.tt_buckets < self.st.grow_to):
+            self.st.grow_at = <int64_t>(self.st.tt_buckets * BUCKET // 2)
         return 0
 
     def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,

@@ -493,7 +493,7 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     cdef int b
     cdef uint64_t rel
     cdef int64_t limit = st.node_limit
-    cdef bint budget, dropped
+    cdef bint budget, dropped, late = 0
     if st.trump >= 0:
         # In trump contracts the playout gives P about one trick too many, and tests
         # that succeed on the way up cost less than tests that fail on the way down
@@ -527,6 +527,21 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
         if dropped:
             st.abort = 0
             t += 1
+            continue
+        if st.abort == 5:
+            # The test filled the table with its own entries: the table grows fourfold (up
+            # to grow_to) and the test runs again from what the table kept, most of the
+            # work (docs/solver.md, The table's growth). Growing takes up to about a second
+            # (touching the new memory, moving the entries): not with a deadline nearer.
+            st.abort = 0
+            st.evicted = 0
+            st.grow_at = 0
+            if st.deadline > 0:
+                with gil:
+                    late = st.deadline - _monotonic() < GROW_MARGIN
+            if not late and _tt_grow(st, min(st.tt_buckets * 4, st.grow_to)):
+                if st.tt_buckets < st.grow_to:
+                    st.grow_at = <int64_t>(st.tt_buckets * BUCKET // 2)
             continue
         if st.abort:
             return -1

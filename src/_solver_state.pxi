@@ -80,6 +80,8 @@ cdef enum:
     NO_MOVE = 255
     CUT_BITS = 16            # log2 of the cut-off cache's entries (Solver.st.cut)
 
+cdef double GROW_MARGIN = 2.0  # seconds a deadline must be away for the table to grow
+
 
 # Partition search. A search result at a trick boundary comes with a set R of "relevant"
 # cards (a bitboard): the result holds for every position with the same hand shapes (suit
@@ -195,7 +197,8 @@ cdef struct SolverState:
     int64_t node_limit      # stop (abort 2) once nodes reach this; 0: no limit
     double deadline         # stop (abort 3) once time.monotonic() reaches this; 0: none
     int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
-                            # limit, 3: the deadline (4: move_bounds skips a card)
+                            # limit, 3: the deadline (4: move_bounds skips a card, 5: the
+                            # table is to grow before the test is run again)
     int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
     int cur_hi              # tests proved (its answer when stopped)
     int cur_card            # the card being valued (move_bounds), -1 for a player's value
@@ -211,6 +214,9 @@ cdef struct SolverState:
                             # in cache), they tell the probe where its scan starts, and
                             # that line is fetched ahead while the quick bounds run
     uint64_t tt_buckets
+    uint64_t grow_to        # buckets the table may grow to (_tt_grow); tt_buckets: fixed
+    int64_t evicted         # entries of the current test a full bucket gave up, this value
+    int64_t grow_at         # ... at which the table grows (abort 5); 0: it does not
     int shared              # 1 while other threads use the same table (Solver.share_table):
                             # bucket writes take the bucket's lock, reads check its version
     uint64_t gen            # the generation of the current search (_solve_value's test),

@@ -267,6 +267,10 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
         st.heads[chain[nchain - 1]] = (<uint32_t>st.epoch << 16) | (live + 1)
     else:
         e = _victim(st, b)
+        if st.grow_at and (e.h1 >> 62) == (st.gen >> 62):
+            st.evicted += 1
+            if st.evicted >= st.grow_at:
+                st.abort = 5
     _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
 
 
@@ -334,3 +338,72 @@ cdef inline void _tt_merge(TTEntry* e, int lo, int hi, int best, int work,
     _e_set(e, e.key & CHECK, e.h0 & HAND, e.h1 & HAND, e.h0 >> 48, max(lo, _e_lo(e)),
            min(hi, _e_hi(e)), _e_best(e) if best == NO_MOVE else best,
            max(work, _e_work(e)), gen)
+
+
+cdef uint64_t _entry_hash(TTEntry* e) noexcept nogil:
+    """The hash of the coarse position an entry was stored for, as the probe computes it
+    (_search_lead), rebuilt from the entry: its key holds the suit lengths and the contract
+    (which gives mink), and its exact cards, always the top mink of each suit, give the
+    owners of each suit's top card."""
+    cdef uint64_t key = e.key & CHECK
+    cdef uint64_t h0 = e.h0 & HAND
+    cdef uint64_t h1 = e.h1 & HAND
+    cdef uint64_t top = 0
+    cdef int s, n, owner, hand = 0, last = 0, off = 0
+    cdef int mink = 3 if ((key >> 46) & 7) == NO_TRICKS else 1
+    for s in range(4):
+        hand += (key >> (4 * s)) & 15
+    for s in range(4):
+        n = ((key >> (4 * s)) & 15) + ((key >> (16 + 4 * s)) & 15)
+        if s < 3:
+            n += (key >> (32 + 4 * s)) & 15
+            last += (key >> (32 + 4 * s)) & 15
+        else:
+            n += hand - last
+        if n == 0:
+            key |= <uint64_t>3 << (52 + 2 * s)
+            continue
+        owner = 0 if (h0 >> (off + n - 1)) & 1 else (1 if (h1 >> (off + n - 1)) & 1 else 2)
+        key |= <uint64_t>owner << (52 + 2 * s)
+        top |= _top_ranks(n, mink if n > mink else n) << off
+        off += n
+    return _mix64(key ^ _mix64((h0 & top) * 3 + (h1 & top)))
+
+
+cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
+    """Move the table into one of nb buckets, keeping its entries: each goes to the first
+    bucket with room in its position's first chain, which the probe always scans (an entry
+    that finds no room is dropped, which costs a search, never a wrong value). 0 if the
+    memory could not be had: the table stays as it was."""
+    cdef uint64_t ob, bi, h
+    cdef TTEntry* old = st.tt
+    cdef uint32_t* old_heads = st.heads
+    cdef uint64_t old_n = st.tt_buckets
+    cdef TTEntry* fresh
+    cdef uint32_t* heads
+    cdef int i, j, live, room
+    fresh = <TTEntry*>ts_table_alloc(nb * BUCKET * sizeof(TTEntry))
+    heads = <uint32_t*>calloc(nb, sizeof(uint32_t))
+    if fresh == NULL or heads == NULL:
+        if fresh != NULL:
+            ts_table_free(fresh)
+        free(heads)
+        return 0
+    memset(fresh, 0, nb * BUCKET * sizeof(TTEntry))
+    st.tt = fresh
+    st.heads = heads
+    st.tt_buckets = nb
+    for ob in range(old_n):
+        live = old_heads[ob] & 0xFF if (old_heads[ob] >> 16) == st.epoch else 0
+        for i in range(live):
+            h = _entry_hash(&old[ob * BUCKET + i])
+            for j in range(CHAIN):
+                bi = _chain_bucket(st, h, j)
+                room = _live(st, bi)
+                if room < BUCKET:
+                    st.tt[bi * BUCKET + room] = old[ob * BUCKET + i]
+                    st.heads[bi] = (<uint32_t>st.epoch << 16) | <uint32_t>(room + 1)
+                    break
+    ts_table_free(old)
+    free(old_heads)
+    return 1

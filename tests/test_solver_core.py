@@ -249,6 +249,86 @@ def test_table_size_and_stats():
     assert s.value(*pos, 0) == v
 
 
+# ---------------------------------------------------------------- the table's growth
+
+
+def grown(solver) -> bool:
+    return solver.tt_bytes > 2 << 20
+
+
+def test_a_grown_table_keeps_its_entries():
+    """Entries moved to a larger table are found again: the same solve then costs a few
+    nodes instead of a search (an entry put in another bucket than its probe's is lost)."""
+    rng = random.Random(3)
+    for contract in (NO_TRICKS, NT, 0):
+        pos = random_position(rng, 9, in_progress=0, contract=contract)
+        solver = Solver(tt_mb=1)
+        v = solver.value(*pos, 0)
+        first = solver.nodes
+        solver.grow(8)
+        assert 7 << 20 < solver.tt_bytes <= 8 << 20
+        solver.reset_stats()
+        assert solver.value(*pos, 0) == v
+        assert solver.nodes * 100 < first, (contract, solver.nodes, first)
+        solver.grow(4)  # smaller: nothing changes
+        assert solver.tt_bytes > 7 << 20
+
+
+def test_the_table_grows_in_a_search_that_fills_it_and_values_stay():
+    """13 tricks of no-tricks on a 1 MB table that may grow to 4 MB: some searches fill it
+    and grow it (mid-test: the test runs again), in a value's search and in the cards'; every
+    value and card value is that of a fixed table."""
+    rng = random.Random(4)
+    fixed = Solver(tt_mb=64)
+    grew = {"value": 0, "cards": 0}
+    for i in range(6):
+        pos = random_position(rng, 13, in_progress=i % 3, contract=NO_TRICKS)
+        p = i % 3
+        growing = Solver(tt_mb=1, grow_mb=4)
+        fixed.clear()
+        assert growing.value(*pos, p) == fixed.value(*pos, p), pos
+        grew["value"] += grown(growing)
+        growing = Solver(tt_mb=1, grow_mb=4)
+        fixed.clear()
+        assert growing.move_values(*pos) == fixed.move_values(*pos), pos
+        grew["cards"] += grown(growing)
+        assert growing.tt_bytes <= 4 << 20
+    assert grew["value"] >= 1 and grew["cards"] >= 1, grew
+
+
+def heavy_for_a_small_table():
+    """A position (and player) whose search grows a 1 MB table."""
+    pos = random_position(random.Random(4), 13, in_progress=0, contract=NO_TRICKS)
+    solver = Solver(tt_mb=1, grow_mb=4)
+    solver.value(*pos, 0)
+    assert grown(solver)
+    return pos, 0
+
+
+def test_the_table_does_not_grow_while_shared_or_near_a_deadline():
+    pos, p = heavy_for_a_small_table()
+    owner = Solver(tt_mb=1, grow_mb=4)
+    helper = Solver(table_of=owner)
+    v = owner.value(*pos, p)
+    assert not grown(owner)
+    with pytest.raises(RuntimeError, match="in use by other solvers"):
+        owner.grow(8)
+    with pytest.raises(RuntimeError, match="in use by other solvers"):
+        helper.grow(8)
+    del helper
+    owner.clear()
+    assert owner.value(*pos, p) == v and grown(owner)  # the helper gone, it may grow
+    # Growing takes up to about a second: not with a deadline under two seconds away.
+    near = Solver(tt_mb=1, grow_mb=4)
+    lo, hi = near.bounds(*pos, p, deadline=time.monotonic() + 1.0)
+    assert lo <= v <= hi and not grown(near)
+
+
+def test_a_growth_limit_below_the_table_is_refused():
+    with pytest.raises(ValueError, match="grow_mb must be 0 or at least tt_mb"):
+        Solver(tt_mb=8, grow_mb=4)
+
+
 # ---------------------------------------------------------------- input validation
 
 

@@ -60,7 +60,16 @@ def default_threads() -> int:
     return default_workers()
 
 
-__all__ = ["MoveValue", "PlayerValue", "SolveProgress", "SolveResult", "new_solver", "solve"]
+__all__ = [
+    "DEFAULT_TABLE_MB",
+    "GROWN_TABLE_MB",
+    "MoveValue",
+    "PlayerValue",
+    "SolveProgress",
+    "SolveResult",
+    "new_solver",
+    "solve",
+]
 
 
 def _score_bounds(role: Role, contract: Contract, lo: int, hi: int) -> tuple[int, int]:
@@ -227,8 +236,21 @@ class SolveResult:
         }
 
 
-def new_solver(tt_mb: int = 64) -> Any:
-    """A core solver with a transposition table of about ``tt_mb`` megabytes."""
+DEFAULT_TABLE_MB = 64
+"""The size of a fresh solver's transposition table, in megabytes, when none is given."""
+GROWN_TABLE_MB = 256
+"""What that default table grows to in a search on one thread that fills it (:func:`new_solver`)."""
+
+
+def new_solver(tt_mb: int | None = None) -> Any:
+    """A core solver with a transposition table of about ``tt_mb`` megabytes, fixed.
+
+    None: the default table, :data:`DEFAULT_TABLE_MB`, which grows to
+    :data:`GROWN_TABLE_MB` in a search on one thread that fills it with its own entries
+    (the few heavy no-tricks deals; ``Solver``'s ``grow_mb``). Values never depend on it.
+    """
+    if tt_mb is None:
+        return _core358.Solver(DEFAULT_TABLE_MB, grow_mb=GROWN_TABLE_MB)
     return _core358.Solver(tt_mb)
 
 
@@ -238,7 +260,7 @@ def solve(
     moves: bool = True,
     *,
     solver: Any | None = None,
-    tt_mb: int = 64,
+    tt_mb: int | None = None,
     time_limit: float | None = None,
     max_nodes: int | None = None,
     threads: int | None = None,
@@ -254,7 +276,8 @@ def solve(
             which is faster when the mover is not the player asked for.
         solver: a ``ts358._core358.Solver`` to use (reuses its table and memory; its
             statistics are reset, its table is kept). None makes a fresh one.
-        tt_mb: table size in megabytes for a fresh solver (ignored with ``solver``).
+        tt_mb: table size in megabytes for a fresh solver (ignored with ``solver``); None,
+            the default table (:func:`new_solver`).
         time_limit: stop after about this many seconds (the clock is read every 65,536
             nodes, a few milliseconds of search); None: no limit.
         max_nodes: stop after about this many nodes in all; None: no limit. Unlike a time

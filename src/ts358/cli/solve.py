@@ -18,7 +18,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ts358.analysis.solve import SolveProgress, SolveResult, new_solver, solve
+from ts358.analysis.solve import (
+    DEFAULT_TABLE_MB,
+    SolveProgress,
+    SolveResult,
+    new_solver,
+    solve,
+)
 from ts358.cards import Card, CardSet, Suit
 from ts358.cli.app import CommandError, app, signed
 from ts358.cli.options import Player, TableMegabytes, Threads, TimeLimit
@@ -27,8 +33,6 @@ from ts358.rules import Contract, Role
 from ts358.session.texts import can_encode_symbols
 
 __all__ = ["solve_command"]
-
-DEFAULT_TABLE_MEGABYTES = 64
 
 
 def _paragraphs(*paragraphs: str) -> str:
@@ -253,7 +257,7 @@ def solve_command(
             help="Skip the per-card values of the player to move (faster); JSON 'moves' is [].",
         ),
     ] = False,
-    tt_mb: TableMegabytes = DEFAULT_TABLE_MEGABYTES,
+    tt_mb: TableMegabytes = None,
     time_limit: TimeLimit = None,
     threads: Threads = None,
 ) -> None:
@@ -288,10 +292,11 @@ def solve_command(
             _render(console, "<stdin>" if name == "-" else name, result, style)
 
 
-def _new_solver(tt_mb: int) -> Any:
+def _new_solver(tt_mb: int | None) -> Any:
     try:
         return new_solver(tt_mb)
     except MemoryError:
+        size = tt_mb if tt_mb is not None else DEFAULT_TABLE_MB
         raise CommandError(
-            f"not enough memory for a transposition table of {tt_mb} MB; give a smaller --tt-mb"
+            f"not enough memory for a transposition table of {size} MB; give a smaller --tt-mb"
         ) from None

@@ -20,9 +20,10 @@ cdef class Solver:
     depend on its size. With ``grow_mb``, a search that fills the table with its own
     entries (half the table's worth of them given up for room within one value's search)
     makes it grow fourfold, up to ``grow_mb`` megabytes, keeping its entries: the few deals
-    that need a large table get one, the rest keep the small one. The table grows only
-    while no other solver uses it (``table_of``, :meth:`share`), and stays grown until the
-    solver is freed. Every ``check_every`` nodes the search looks at Ctrl-C, the deadline
+    that need a large table get one, the rest keep the small one. Where other solvers use
+    the table too (``table_of``), the search stops instead (:attr:`grow_wanted`) for the
+    caller to let them go (:meth:`detach`) and grow it (:meth:`grow`). The table stays
+    grown until the solver is freed. Every ``check_every`` nodes the search looks at Ctrl-C, the deadline
     and the node limit, and calls the progress callback.
     """
     cdef SolverState st
@@ -106,11 +107,45 @@ cdef class Solver:
         """Bytes allocated for the transposition table now (it may have grown)."""
         return self.st.tt_buckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
 
-    def grow(self, int tt_mb):
-        """Enlarge the table now to about ``tt_mb`` megabytes, keeping its entries (a size
-        no larger than the table's leaves it as it is). Not while other solvers use this
-        one's table."""
-        cdef uint64_t nb = (<size_t>tt_mb << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+    @property
+    def grow_mb(self):
+        """The size, in megabytes, that the table may grow to (see the class); setting it
+        (0: none) changes that, never below the table's size."""
+        return self.st.grow_to * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t)) >> 20
+
+    @grow_mb.setter
+    def grow_mb(self, int mb):
+        cdef uint64_t nb = (<size_t>max(mb, 0) << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+        self.st.grow_to = max(nb, self.st.tt_buckets)
+
+    def detach(self):
+        """Stop using another solver's table (``table_of``), so that it may grow; this
+        solver cannot search any more."""
+        if self.owner is None:
+            return
+        if self.busy:
+            raise RuntimeError("this Solver is already solving (use one Solver per thread)")
+        self.owner.borrowers -= 1
+        self.owner = None
+        self.st.tt = NULL
+        self.st.heads = NULL
+        self.st.tt_buckets = self.st.grow_to = 0
+
+    @property
+    def grow_wanted(self):
+        """Whether the last search stopped for its table to grow (see the class): a table
+        that threads share is grown by the caller once they have stopped (:meth:`grow`),
+        and then the search is asked again."""
+        return self.st.abort == 5
+
+    def grow(self, int tt_mb=0):
+        """Enlarge the table now to about ``tt_mb`` megabytes (0: to ``grow_mb``), keeping
+        its entries (a size no larger than the table's leaves it as it is). Not while other
+        solvers use this one's table. MemoryError if the memory cannot be had: the table
+        then stays as it is, and will not grow by itself any more."""
+        cdef uint64_t nb = self.st.grow_to
+        if tt_mb:
+            nb = (<size_t>tt_mb << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
         if self.owner is not None or self.borrowers or self.st.shared:
             raise RuntimeError("the table is in use by other solvers: it cannot grow")
         if nb <= self.st.tt_buckets:
@@ -119,7 +154,9 @@ cdef class Solver:
         ok = _tt_grow(&self.st, nb)
         self.busy = False
         if not ok:
-            raise MemoryError(f"cannot allocate a transposition table of {tt_mb} MB")
+            self.st.grow_to = self.st.tt_buckets
+            mb = nb * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t)) >> 20
+            raise MemoryError(f"cannot allocate a transposition table of {mb} MB")
         if self.st.grow_to < nb:
             self.st.grow_to = nb
 
@@ -148,6 +185,8 @@ cdef class Solver:
     cdef int _enter(self) except -1:
         if self.busy:
             raise RuntimeError("this Solver is already solving (use one Solver per thread)")
+        if self.st.tt == NULL:
+            raise RuntimeError("this Solver has no table any more (detach)")
         self.busy = True
         return 0
 
@@ -248,6 +287,8 @@ cdef class Solver:
         return 0
 
     cdef str _stop_reason(self):
+        if self.st.abort == 5:
+            return f"the table is to grow (grow_wanted) after {self.st.nodes} nodes"
         if self.st.abort == 3:
             return f"the deadline was reached after {self.st.nodes} nodes"
         return f"the node limit was reached after {self.st.nodes} nodes"
@@ -263,12 +304,16 @@ cdef class Solver:
         self._limits(max_nodes, deadline, progress)
         if self.owner is not None:
             self.st.epoch = self.owner.st.epoch
-        # The table grows only while no other solver holds its address (see the class).
+        # The table moves when it grows: the search grows it only where no other solver
+        # holds its address; elsewhere the search stops for the caller to grow it, the other
+        # solvers let go (grow_wanted; see the class).
+        table = self.owner if self.owner is not None else self
         self.st.evicted = 0
         self.st.grow_at = 0
-        if (self.owner is None and self.borrowers == 0 and not self.st.shared
-                and self.st.tt_buckets < self.st.grow_to):
-            self.st.grow_at = <int64_t>(self.st.tt_buckets * BUCKET // 2)
+        self.st.grow_here = self.owner is None and self.borrowers == 0 and not self.st.shared
+        if (table.st.tt_buckets < table.st.grow_to
+                and (self.st.deadline == 0 or self.st.deadline - _monotonic() >= GROW_MARGIN)):
+            self.st.grow_at = <int64_t>(table.st.tt_buckets * BUCKET // 2)
         return 0
 
     def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,

@@ -528,11 +528,12 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
             st.abort = 0
             t += 1
             continue
-        if st.abort == 5:
+        if st.abort == 5 and st.grow_here:
             # The test filled the table with its own entries: the table grows fourfold (up
             # to grow_to) and the test runs again from what the table kept, most of the
             # work (docs/solver.md, The table's growth). Growing takes up to about a second
             # (touching the new memory, moving the entries): not with a deadline nearer.
+            # (A table threads share is grown by the caller, the threads stopped.)
             st.abort = 0
             st.evicted = 0
             st.grow_at = 0

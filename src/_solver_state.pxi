@@ -198,7 +198,7 @@ cdef struct SolverState:
     double deadline         # stop (abort 3) once time.monotonic() reaches this; 0: none
     int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
                             # limit, 3: the deadline (4: move_bounds skips a card, 5: the
-                            # table is to grow before the test is run again)
+                            # table is to grow, then the test runs again)
     int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
     int cur_hi              # tests proved (its answer when stopped)
     int cur_card            # the card being valued (move_bounds), -1 for a player's value
@@ -217,6 +217,8 @@ cdef struct SolverState:
     uint64_t grow_to        # buckets the table may grow to (_tt_grow); tt_buckets: fixed
     int64_t evicted         # entries of the current test a full bucket gave up, this value
     int64_t grow_at         # ... at which the table grows (abort 5); 0: it does not
+    int grow_here           # 1: _solve_value grows the table itself; 0: the search stops
+                            # (abort 5) for the caller to grow it (a table threads share)
     int shared              # 1 while other threads use the same table (Solver.share_table):
                             # bucket writes take the bucket's lock, reads check its version
     uint64_t gen            # the generation of the current search (_solve_value's test),

@@ -224,6 +224,15 @@ cdef inline uint64_t _rel_of(uint64_t mask, uint64_t inplay) noexcept nogil:
     return rel
 
 
+cdef inline void _count_eviction(SolverState* st, TTEntry* e) noexcept nogil:
+    """An entry about to be replaced: one of the current test's counts towards the table's
+    growth (Solver's grow_mb), which stops the search once they reach st.grow_at."""
+    if st.grow_at and (e.h1 >> 62) == (st.gen >> 62):
+        st.evicted += 1
+        if st.evicted >= st.grow_at:
+            st.abort = 5
+
+
 cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
                            TTEntry** found, int nfound, uint64_t key, uint64_t h0, uint64_t h1,
                            int code, int lo, int hi, int best, int work) noexcept nogil:
@@ -267,10 +276,7 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
         st.heads[chain[nchain - 1]] = (<uint32_t>st.epoch << 16) | (live + 1)
     else:
         e = _victim(st, b)
-        if st.grow_at and (e.h1 >> 62) == (st.gen >> 62):
-            st.evicted += 1
-            if st.evicted >= st.grow_at:
-                st.abort = 5
+        _count_eviction(st, e)
     _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
 
 
@@ -328,6 +334,7 @@ cdef void _tt_store_shared(SolverState* st, uint64_t* chain, int nchain, uint64_
             live += 1
         else:
             e = _victim(st, b)
+            _count_eviction(st, e)
         _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
         _unlock(st, chain[j], locked, live)
 

@@ -301,6 +301,39 @@ def test_threads_give_the_same_values(contract):
             assert many.players == one.players and many.moves == one.moves, (seed, threads)
 
 
+def test_a_shared_table_that_fills_grows_and_the_values_stay():
+    """Two threads on a 1 MB table that may grow to 4 MB: where their searches fill it, they
+    stop, the table grows (its helpers let go and made again) and the search goes on; the
+    values are those of one thread on a fixed table."""
+    grew = 0
+    for seed in (2, 4, 5):
+        pos = Position.random(seed, Contract.NO_TRICKS)
+        rng = random.Random(seed)
+        while pos.tricks_left > 12:
+            pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+        growing = _core358.Solver(1, grow_mb=4)
+        many = solve(pos, threads=2, solver=growing)
+        one = solve(pos, threads=1, solver=new_solver(64))
+        assert (many.players, many.moves) == (one.players, one.moves), seed
+        assert many.exact and many.nodes > 0
+        grew += growing.tt_bytes > 2 << 20
+    assert grew >= 2
+
+
+def test_a_helper_let_go_cannot_search():
+    owner = _core358.Solver(1, grow_mb=4)
+    helper = _core358.Solver(table_of=owner)
+    with pytest.raises(RuntimeError, match="in use by other solvers"):
+        owner.grow()
+    helper.detach()
+    owner.grow()
+    assert owner.tt_bytes > 3 << 20 and owner.grow_mb == owner.tt_bytes >> 20
+    with pytest.raises(RuntimeError, match="no table any more"):
+        helper.value(*core_args(Position.random(1, Contract.HEARTS)), 0)
+    owner.grow_mb = 0  # fixed from now on
+    assert owner.grow_mb == owner.tt_bytes >> 20
+
+
 def test_runs_of_equal_cards():
     from ts358.analysis.solve import _runs
 

@@ -24,6 +24,7 @@ from reference_solver import _legal, reference_move_values, reference_value
 from ts358 import _core358
 
 Solver = _core358.Solver
+SearchLimit = _core358.SearchLimit
 
 S, H, D, C = 0, 1, 2, 3
 NT, NO_TRICKS = 4, 5
@@ -305,19 +306,22 @@ def heavy_for_a_small_table():
     return pos, 0
 
 
-def test_the_table_does_not_grow_while_shared_or_near_a_deadline():
+def test_a_table_other_solvers_use_stops_the_search_to_grow_and_not_near_a_deadline():
     pos, p = heavy_for_a_small_table()
+    v = Solver().value(*pos, p)
     owner = Solver(tt_mb=1, grow_mb=4)
     helper = Solver(table_of=owner)
-    v = owner.value(*pos, p)
-    assert not grown(owner)
+    lo, hi = owner.bounds(*pos, p)
+    assert owner.grow_wanted and lo <= v <= hi and not grown(owner)
+    with pytest.raises(SearchLimit, match="the table is to grow"):
+        owner.value(*pos, p)
     with pytest.raises(RuntimeError, match="in use by other solvers"):
         owner.grow(8)
     with pytest.raises(RuntimeError, match="in use by other solvers"):
         helper.grow(8)
-    del helper
-    owner.clear()
-    assert owner.value(*pos, p) == v and grown(owner)  # the helper gone, it may grow
+    helper.detach()
+    owner.grow()
+    assert grown(owner) and owner.value(*pos, p) == v and not owner.grow_wanted
     # Growing takes up to about a second: not with a deadline under two seconds away.
     near = Solver(tt_mb=1, grow_mb=4)
     lo, hi = near.bounds(*pos, p, deadline=time.monotonic() + 1.0)

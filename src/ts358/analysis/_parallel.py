@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from ts358 import _core358
 from ts358.players._threads import run_threads
 
-__all__ = ["helper_solvers", "run_tasks"]
+__all__ = ["helper_solvers", "release_helpers", "run_tasks"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -44,6 +44,14 @@ def helper_solvers(solver: Any, count: int) -> list[Any]:
             helper = _core358.Solver(max(1, solver.tt_bytes >> 20), check_every=solver.check_every)
         helpers.append(helper)
     return [solver, *helpers[: count - 1]]
+
+
+def release_helpers(solver: Any) -> None:
+    """Let go of ``solver``'s helpers (``Solver.detach``), so that its table may grow: no
+    other solver may use a table that moves (``Solver.grow``). The next
+    :func:`helper_solvers` makes new ones."""
+    for helper in _HELPERS.pop(solver, []):
+        helper.detach()
 
 
 def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T], R]) -> list[R]:

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ts358 import _core358
-from ts358.analysis._parallel import helper_solvers, run_tasks
+from ts358.analysis._parallel import helper_solvers, release_helpers, run_tasks
 from ts358.batch.pool import default_workers
 from ts358.cards import Card, CardSet
 from ts358.position import Position
@@ -239,15 +239,16 @@ class SolveResult:
 DEFAULT_TABLE_MB = 64
 """The size of a fresh solver's transposition table, in megabytes, when none is given."""
 GROWN_TABLE_MB = 256
-"""What that default table grows to in a search on one thread that fills it (:func:`new_solver`)."""
+"""What that default table grows to in a search that fills it (:func:`new_solver`)."""
 
 
 def new_solver(tt_mb: int | None = None) -> Any:
     """A core solver with a transposition table of about ``tt_mb`` megabytes, fixed.
 
     None: the default table, :data:`DEFAULT_TABLE_MB`, which grows to
-    :data:`GROWN_TABLE_MB` in a search on one thread that fills it with its own entries
-    (the few heavy no-tricks deals; ``Solver``'s ``grow_mb``). Values never depend on it.
+    :data:`GROWN_TABLE_MB` in a search that fills it with its own entries (the few heavy
+    no-tricks deals; ``Solver``'s ``grow_mb``; :func:`solve` grows a table its threads
+    share between their searches). Values never depend on it.
     """
     if tt_mb is None:
         return _core358.Solver(DEFAULT_TABLE_MB, grow_mb=GROWN_TABLE_MB)
@@ -320,10 +321,9 @@ def solve(
     if solver is None:
         solver = new_solver(tt_mb)
     count = threads if threads is not None else default_threads()
-    solvers = helper_solvers(solver, count) if position.tricks_left >= PARALLEL_FROM else [solver]
-    for s in solvers:
-        s.reset_stats()
-    search = _Search(position, solver, solvers, deadline, max_nodes, progress, start)
+    if position.tricks_left < PARALLEL_FROM:
+        count = 1
+    search = _Search(position, solver, count, deadline, max_nodes, progress, start)
     cards = dict.fromkeys((c.id for c in position.legal_moves()) if moves else (), search.none)
     mover = position.to_move
     future = {role: search.none for role in roles if not (moves and role is mover)}
@@ -343,6 +343,12 @@ def solve(
         for role, got in zip(open_roles, search.roles(open_roles)):
             future[role] = _narrow(future[role], got)
         unfinished = any(lo < hi for lo, hi in (*cards.values(), *future.values()))
+        if search.grow_wanted:
+            # A table the threads share filled up: they stopped; it grows and the values
+            # not yet exact are asked again, from what the table kept.
+            search.grow_table()
+            if unfinished and not search.over():
+                continue
         if not unfinished or not limited or search.over():
             break
         search.each *= 2
@@ -374,7 +380,7 @@ class _Search:
         self,
         position: Position,
         solver: Any,
-        solvers: list[Any],
+        threads: int,
         deadline: float,
         max_nodes: int | None,
         progress: Callable[[SolveProgress], object] | None,
@@ -382,7 +388,12 @@ class _Search:
     ) -> None:
         self.position = position
         self.solver = solver
-        self.solvers = solvers
+        self.threads = threads
+        self.solvers = helper_solvers(solver, threads) if threads > 1 else [solver]
+        for s in self.solvers:
+            s.reset_stats()
+        self.counted = 0  # the nodes of helpers let go (grow_table)
+        self.grow_wanted = False  # a search stopped for the shared table to grow
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.progress = progress
@@ -398,7 +409,21 @@ class _Search:
         )
 
     def nodes(self) -> int:
-        return sum(int(s.nodes) for s in self.solvers)
+        return self.counted + sum(int(s.nodes) for s in self.solvers)
+
+    def grow_table(self) -> None:
+        """Grow the table the threads share (``Solver.grow``), its helpers let go first and
+        made again on the grown table."""
+        self.grow_wanted = False
+        self.counted += sum(int(s.nodes) for s in self.solvers[1:])
+        release_helpers(self.solver)
+        try:
+            self.solver.grow()
+        except (MemoryError, RuntimeError):
+            self.solver.grow_mb = 0  # the table stays as it is, and stops asking
+        self.solvers = helper_solvers(self.solver, self.threads)
+        for s in self.solvers[1:]:
+            s.reset_stats()
 
     def budget(self) -> int:
         """Nodes left of max_nodes (0: no limit; -1: spent)."""
@@ -427,10 +452,10 @@ class _Search:
         return run_tasks(roles, self.solvers, self._role)
 
     def _cards(self, solver: Any, only: int) -> list[tuple[int, int, int]]:
-        if self.each and self.over():
+        if (self.each and self.over()) or self.grow_wanted:
             return []
         mover = self.position.to_move
-        return solver.move_bounds(  # type: ignore[no-any-return]
+        found: list[tuple[int, int, int]] = solver.move_bounds(
             *self.args,
             max_nodes=max(self.budget(), 0),
             deadline=self.deadline,
@@ -438,19 +463,31 @@ class _Search:
             per_card=self.each,
             only=only,
         )
+        self._check_growth(solver)
+        return found
 
     def _role(self, solver: Any, role: Role) -> tuple[int, int]:
-        if self.each and self.over():
+        if (self.each and self.over()) or self.grow_wanted:
             return self.none
         left = self.budget()
         each = self.each
-        return solver.bounds(  # type: ignore[no-any-return]
+        found: tuple[int, int] = solver.bounds(
             *self.args,
             int(role),
             max_nodes=min(left, each) if left and each else (left or each),
             deadline=self.deadline,
             progress=self._reporter(_role_label(role), self.position.taken[role]),
         )
+        self._check_growth(solver)
+        return found
+
+    def _check_growth(self, solver: Any) -> None:
+        """A search that stopped for the shared table to grow stops the other threads' too
+        (at their next check, with what they proved), so that it can grow (grow_table)."""
+        if solver.grow_wanted:
+            self.grow_wanted = True
+            for s in self.solvers:
+                s.stop()
 
     def _reporter(self, target: Callable[[int], str], taken: int) -> Any:
         progress = self.progress

@@ -347,7 +347,7 @@ TableMegabytes = Annotated[
         "--tt-mb",
         metavar="MB",
         parser=whole_number(1, MAX_TABLE_MEGABYTES),
-        help="Transposition table size in megabytes, kept as given (default: 64, which a "
-        "search on one thread grows to 256 when it fills it: the heaviest no-tricks deals).",
+        help="Transposition table size in megabytes, kept as given (default: 64, which "
+        "grows to 256 when a search fills it, as the heaviest no-tricks deals do).",
     ),
 ]

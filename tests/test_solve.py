@@ -304,8 +304,10 @@ def test_threads_give_the_same_values(contract):
 def test_a_shared_table_that_fills_grows_and_the_values_stay():
     """Two threads on a 1 MB table that may grow to 4 MB: where their searches fill it, they
     stop, the table grows (its helpers let go and made again) and the search goes on; the
-    values are those of one thread on a fixed table."""
-    grew = 0
+    values are those of one thread on a fixed table. (Whether two threads fill it depends on
+    their timing: seeds 2 and 4 grew it in 23 of 24 runs; one value alone always does, in
+    seed 2.)"""
+    grew = {"threads": 0, "alone": 0}
     for seed in (2, 4, 5):
         pos = Position.random(seed, Contract.NO_TRICKS)
         rng = random.Random(seed)
@@ -316,8 +318,13 @@ def test_a_shared_table_that_fills_grows_and_the_values_stay():
         one = solve(pos, threads=1, solver=new_solver(64))
         assert (many.players, many.moves) == (one.players, one.moves), seed
         assert many.exact and many.nodes > 0
-        grew += growing.tt_bytes > 2 << 20
-    assert grew >= 2
+        grew["threads"] += growing.tt_bytes > 2 << 20
+        # One value alone is one task, searched on the calling thread beside idle helpers.
+        growing = _core358.Solver(1, grow_mb=4)
+        alone = solve(pos, Role.CHOOSER, moves=False, threads=2, solver=growing)
+        assert alone.players == one.players[:1] and alone.exact, seed
+        grew["alone"] += growing.tt_bytes > 2 << 20
+    assert grew["threads"] >= 1 and grew["alone"] >= 1, grew
 
 
 def test_a_helper_let_go_cannot_search():

@@ -422,6 +422,8 @@ class _Search:
         except (MemoryError, RuntimeError):
             self.solver.grow_mb = 0  # the table stays as it is, and stops asking
         self.solvers = helper_solvers(self.solver, self.threads)
+        for s in self.solvers:
+            s.stop(False)  # asked of every solver by _check_growth
         for s in self.solvers[1:]:
             s.reset_stats()
 

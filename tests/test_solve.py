@@ -379,6 +379,24 @@ def test_an_error_in_a_thread_is_raised():
 
 
 @pytest.mark.slow
+def test_threads_on_a_growing_shared_table_soak():
+    """Threaded solves on a 1 MB table that may grow to 8 MB (the threads race on a full
+    table, stop, and the table moves under new helpers) give the values of one thread."""
+    grew = 0
+    for seed in range(40):
+        pos = Position.random(1000 + seed, Contract.NO_TRICKS if seed % 2 else Contract(seed % 5))
+        rng = random.Random(seed)
+        while pos.tricks_left > rng.randint(11, 13):
+            pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+        one = solve(pos, threads=1, solver=new_solver(64))
+        growing = _core358.Solver(1, grow_mb=8)
+        many = solve(pos, threads=2, solver=growing)
+        assert (many.players, many.moves) == (one.players, one.moves), seed
+        grew += growing.tt_bytes > 2 << 20
+    assert grew >= 5
+
+
+@pytest.mark.slow
 def test_threads_on_a_shared_table_soak():
     """300 threaded solves on a 2 MB shared table (constant replacement, so threads race on
     the same buckets) give the values of one thread."""

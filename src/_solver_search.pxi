@@ -528,22 +528,23 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
             st.abort = 0
             t += 1
             continue
-        if st.abort == 5 and st.grow_here:
+        if st.abort == 5:
             # The test filled the table with its own entries: the table grows fourfold (up
             # to grow_to) and the test runs again from what the table kept, most of the
             # work (docs/solver.md, The table's growth). Growing takes up to about a second
             # (touching the new memory, moving the entries): not with a deadline nearer.
-            # (A table threads share is grown by the caller, the threads stopped.)
-            st.abort = 0
-            st.evicted = 0
-            st.grow_at = 0
+            # A table other solvers use is grown by the caller (abort 5 kept: stopped).
             if st.deadline > 0:
                 with gil:
                     late = st.deadline - _monotonic() < GROW_MARGIN
-            if not late and _tt_grow(st, min(st.tt_buckets * 4, st.grow_to)):
-                if st.tt_buckets < st.grow_to:
-                    st.grow_at = <int64_t>(st.tt_buckets * BUCKET // 2)
-            continue
+            if st.grow_here or late:
+                st.abort = 0
+                st.evicted = 0
+                st.grow_at = 0
+                if not late and _tt_grow(st, min(st.tt_buckets * 4, st.grow_to)):
+                    if st.tt_buckets < st.grow_to:
+                        st.grow_at = <int64_t>(st.tt_buckets * BUCKET // 2)
+                continue
         if st.abort:
             return -1
         if b >= t:

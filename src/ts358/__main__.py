@@ -4,16 +4,35 @@ Importing the command line (Typer, Rich, the engine, the compiled core) takes a 
 milliseconds. Ctrl-C then must end the command like everywhere else (a line, exit code 130),
 not with a traceback of the import, so the handler is set before the imports: this module and
 the package's ``__init__`` import nothing heavy (the package imports its API on first use).
+
+Python raises the KeyboardInterrupt of a Ctrl-C in whatever code runs when the signal is
+handled, and where that is a callback (the import system's module locks have weak-reference
+callbacks) it only prints "Exception ignored" and goes on: the command would then run to the
+end. So during the imports the handler also notes the signal, and the command stops if one
+came, whether or not its exception got through.
 """
 
+import signal
 import sys
 
 
 def run() -> None:
     """Run ``ts358`` with the command-line arguments (:func:`ts358.cli.main`)."""
-    try:
-        from ts358.cli import main
+    interrupted = False
 
+    def on_interrupt(signum: int, frame: object) -> None:
+        nonlocal interrupted
+        interrupted = True
+        raise KeyboardInterrupt
+
+    try:  # a Ctrl-C from here on ends the command with 130
+        previous = signal.signal(signal.SIGINT, on_interrupt)
+        try:
+            from ts358.cli import main
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if interrupted:  # its exception was raised in a callback, which Python ignores
+            raise KeyboardInterrupt
         main()
     except KeyboardInterrupt:  # main handles its own; this one came during the imports
         print("\nts358: interrupted", file=sys.stderr)

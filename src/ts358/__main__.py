@@ -12,7 +12,8 @@ end. So during the imports the handler also notes the signal, and the command st
 came, whether or not its exception got through.
 """
 
-import signal
+# signal's C module (no stubs), loaded with the interpreter: signal itself would import enum
+import _signal  # type: ignore[import-not-found]
 import sys
 
 
@@ -26,11 +27,11 @@ def run() -> None:
         raise KeyboardInterrupt
 
     try:  # a Ctrl-C from here on ends the command with 130
-        previous = signal.signal(signal.SIGINT, on_interrupt)
+        previous = _signal.signal(_signal.SIGINT, on_interrupt)
         try:
             from ts358.cli import main
         finally:
-            signal.signal(signal.SIGINT, previous)
+            _signal.signal(_signal.SIGINT, previous)
         if interrupted:  # its exception was raised in a callback, which Python ignores
             raise KeyboardInterrupt
         main()

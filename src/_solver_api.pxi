@@ -13,6 +13,16 @@ class SearchLimit(RuntimeError):
         self.bounds = bounds
 
 
+cdef inline uint64_t _buckets_in(int64_t mb) noexcept:
+    """The table buckets (entries and head) that fit in mb megabytes."""
+    return (<uint64_t>max(mb, 0) << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+
+
+cdef inline uint64_t _bytes_of(uint64_t buckets) noexcept:
+    """The memory of a table of that many buckets."""
+    return buckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+
+
 cdef class Solver:
     """Double-dummy solver for 3-5-8 positions (one player against the other two).
 
@@ -23,8 +33,8 @@ cdef class Solver:
     that need a large table get one, the rest keep the small one. Where other solvers use
     the table too (``table_of``), the search stops instead (:attr:`grow_wanted`) for the
     caller to let them go (:meth:`detach`) and grow it (:meth:`grow`). The table stays
-    grown until the solver is freed. Every ``check_every`` nodes the search looks at Ctrl-C, the deadline
-    and the node limit, and calls the progress callback.
+    grown until the solver is freed. Every ``check_every`` nodes the search looks at
+    Ctrl-C, the deadline and the node limit, and calls the progress callback.
     """
     cdef SolverState st
     cdef object __weakref__     # the helpers of a threaded solve are kept by weak key
@@ -34,7 +44,7 @@ cdef class Solver:
 
     def __cinit__(self, int tt_mb=64, *, int grow_mb=0, int64_t check_every=65536,
                   Solver table_of=None):
-        cdef size_t nbytes, nbuckets
+        cdef size_t nbuckets
         if tt_mb < 1:
             raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
         if grow_mb and grow_mb < tt_mb:
@@ -59,10 +69,8 @@ cdef class Solver:
             self.st.tt_buckets = self.st.grow_to = self.owner.st.tt_buckets
             self.owner.borrowers += 1
             return
-        nbytes = <size_t>tt_mb << 20
-        nbuckets = nbytes // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
-        self.st.grow_to = max(nbuckets, (<size_t>grow_mb << 20)
-                              // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t)))
+        nbuckets = _buckets_in(tt_mb)
+        self.st.grow_to = max(nbuckets, _buckets_in(grow_mb))
         self.st.tt = <TTEntry*>ts_table_alloc(nbuckets * BUCKET * sizeof(TTEntry))
         self.st.heads = <uint32_t*>calloc(nbuckets, sizeof(uint32_t))
         if self.st.tt == NULL or self.st.heads == NULL:
@@ -105,18 +113,17 @@ cdef class Solver:
     @property
     def tt_bytes(self):
         """Bytes allocated for the transposition table now (it may have grown)."""
-        return self.st.tt_buckets * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+        return _bytes_of(self.st.tt_buckets)
 
     @property
     def grow_mb(self):
         """The size, in megabytes, that the table may grow to (see the class); setting it
         (0: none) changes that, never below the table's size."""
-        return self.st.grow_to * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t)) >> 20
+        return _bytes_of(self.st.grow_to) >> 20
 
     @grow_mb.setter
     def grow_mb(self, int mb):
-        cdef uint64_t nb = (<size_t>max(mb, 0) << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
-        self.st.grow_to = max(nb, self.st.tt_buckets)
+        self.st.grow_to = max(_buckets_in(mb), self.st.tt_buckets)
 
     def detach(self):
         """Stop using another solver's table (``table_of``), so that it may grow; this
@@ -145,7 +152,7 @@ cdef class Solver:
         then stays as it is, and will not grow by itself any more."""
         cdef uint64_t nb = self.st.grow_to
         if tt_mb:
-            nb = (<size_t>tt_mb << 20) // (BUCKET * sizeof(TTEntry) + sizeof(uint32_t))
+            nb = _buckets_in(tt_mb)
         if self.owner is not None or self.borrowers or self.st.shared:
             raise RuntimeError("the table is in use by other solvers: it cannot grow")
         if nb <= self.st.tt_buckets:
@@ -155,8 +162,8 @@ cdef class Solver:
         self.busy = False
         if not ok:
             self.st.grow_to = self.st.tt_buckets
-            mb = nb * (BUCKET * sizeof(TTEntry) + sizeof(uint32_t)) >> 20
-            raise MemoryError(f"cannot allocate a transposition table of {mb} MB")
+            raise MemoryError(
+                f"cannot allocate a transposition table of {_bytes_of(nb) >> 20} MB")
         if self.st.grow_to < nb:
             self.st.grow_to = nb
 

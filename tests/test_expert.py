@@ -17,6 +17,7 @@ from ts358.players import HeuristicPlayer, RandomPlayer, SamplingPlayer, make_pl
 from ts358.players.expert import (
     EXPERT_EFFORT,
     OFF_SOLVER_PLAY,
+    SELFISH_TIE,
     ExpertPlayer,
     _Play,
     bounded_estimate,
@@ -39,7 +40,7 @@ LIGHT = dataclasses.replace(
 )
 
 
-def light(seed, threads=1, fusion=0, solver_inference=0):
+def light(seed, threads=1, fusion=0, solver_inference=0, selfish=0):
     return ExpertPlayer(
         seed,
         effort=LIGHT,
@@ -47,6 +48,7 @@ def light(seed, threads=1, fusion=0, solver_inference=0):
         threads=threads,
         fusion=fusion,
         solver_inference=solver_inference,
+        selfish=selfish,
     )
 
 
@@ -112,12 +114,14 @@ def test_decisions_ignore_the_real_hidden_cards():
         # of the others' cards played.
         delayed = light(5, threads=2, fusion=7).decide(view)
         checked = light(5, threads=2, solver_inference=4).decide(view)
+        selfish = light(5, threads=2, selfish=8).decide(view)
         for other in twins:
             assert other.view(seat) == view  # the seat cannot tell the two deals apart
             assert any(other.hand(s) != deal.hand(s) for s in range(3) if s != seat)
             assert light(5, threads=2).decide(other.view(seat)) == decision
             assert light(5, threads=2, fusion=7).decide(other.view(seat)) == delayed
             assert light(5, threads=2, solver_inference=4).decide(other.view(seat)) == checked
+            assert light(5, threads=2, selfish=8).decide(other.view(seat)) == selfish
     assert kinds == set(DecisionKind)
 
 
@@ -325,75 +329,139 @@ def test_no_illegal_decision_in_many_seeded_matches(void):
         assert sum(match.totals) == 0
 
 
+def play_on_reference(view, hands, lead, trick, stop):
+    """The deal played on from ``trick`` (cards, of role ``lead``), written out plainly over
+    the reference minimax: each seat plays its best card by its own value (the lowest rank,
+    then suit, of equal ones) until this seat is to play (``stop``) or the deal ends. This
+    seat's tricks won from ``trick`` on, the cards played, and its (card id, value) pairs
+    where it stopped (None at the end)."""
+    game = view.game
+    me = int(view.role)
+    own = -1 if game is Contract.NO_TRICKS else 1  # each seat's sense of better
+    hands, trick, won, seen = list(hands), list(trick), 0, []
+    while True:
+        if len(trick) == 3:
+            lead = (lead + trick_winner(trick, game)) % 3
+            won += lead == me
+            trick = []
+            if not hands[lead]:
+                return won, seen, None
+        mover = (lead + len(trick)) % 3
+        moves = reference_move_values(
+            hands, lead, [c.id for c in trick], int(game), int(view.rules.void)
+        )
+        if stop and mover == me:
+            return won, seen, moves
+        best = max(own * v for _, v in moves)
+        pick = min(
+            (Card.from_id(c) for c, v in moves if own * v == best),
+            key=lambda c: (c.rank, c.suit),
+        )
+        hands[mover] &= ~pick.mask
+        trick.append(pick)
+        seen.append(pick.id)
+
+
+def after_card(view, world, card):
+    """The layout's hands by role with ``card`` played, the trick with it, and its leader."""
+    hands = list(role_hands(view, world))
+    hands[int(view.role)] &= ~card.mask
+    lead = int(view.role_of(view.leader if view.leader is not None else view.seat))
+    return hands, lead, [*view.trick, card]
+
+
 def delayed_values(view, worlds, weights, pooled=True):
     """Each card's value with the perfect information delayed past the seat's next turn,
     written out plainly over the reference minimax: in each layout the others play their
-    best cards (by their own value; the lowest rank, then suit, of equal ones) until the
-    seat's turn; layouts that showed the same cards share one choice of its next card
-    (with ``pooled=False`` each layout chooses its own, as if it knew the hidden cards)."""
+    best cards (:func:`play_on_reference`) until the seat's turn; layouts that showed the
+    same cards share one choice of its next card (with ``pooled=False`` each layout
+    chooses its own, as if it knew the hidden cards)."""
     game, role = view.game, view.role
-    me = int(role)
-    own = -1 if game is Contract.NO_TRICKS else 1  # the others' sense of better
     values = {}
     for card in view.options:
         pools = {}
         for i, (world, weight) in enumerate(zip(worlds, weights)):
-            hands = list(role_hands(view, world))
-            hands[me] &= ~card.mask
-            lead = int(view.role_of(view.leader if view.leader is not None else view.seat))
-            trick = [*view.trick, card]
-            won, seen = 0, []
-            while True:
-                if len(trick) == 3:
-                    lead = (lead + trick_winner(trick, game)) % 3
-                    won += lead == me
-                    trick = []
-                mover = (lead + len(trick)) % 3
-                moves = reference_move_values(
-                    hands, lead, [c.id for c in trick], int(game), int(view.rules.void)
-                )
-                if mover == me:
-                    pool = pools.setdefault((tuple(seen), 0 if pooled else i), {})
-                    for c, v in moves:
-                        score = role.score(game, view.taken[view.seat] + won + v)
-                        pool[c] = pool.get(c, 0.0) + weight * score
-                    break
-                best = max(own * v for _, v in moves)
-                pick = min(
-                    (Card.from_id(c) for c, v in moves if own * v == best),
-                    key=lambda c: (c.rank, c.suit),
-                )
-                hands[mover] &= ~pick.mask
-                trick.append(pick)
-                seen.append(pick.id)
+            won, seen, moves = play_on_reference(view, *after_card(view, world, card), True)
+            pool = pools.setdefault((tuple(seen), 0 if pooled else i), {})
+            for c, v in moves:
+                score = role.score(game, view.taken[view.seat] + won + v)
+                pool[c] = pool.get(c, 0.0) + weight * score
         values[card] = sum(max(pool.values()) for pool in pools.values()) / sum(weights)
     return values
 
 
-def test_the_delayed_solve_agrees_with_a_plain_reference():
-    # Positions with four cards in hand, so that the reference minimax is quick; every
-    # layout solved exactly. In some of them pooling the layouts must change a value (a
-    # sum of maxima is at least the maximum of the sums, and there more), else agreement
-    # would not show that the layouts were pooled.
-    effort = dataclasses.replace(LIGHT, play_late=12)
-    pooling_mattered = 0
-    for match_seed, seat in [(14, 2), (34, 1), (31, 1), (8, 0), (23, 0)]:
+def selfish_values(view, worlds, weights):
+    """Each card's value when every seat plays on its own best card to the end of the deal
+    in each layout (:func:`play_on_reference`), the paranoid value breaking ties."""
+    game, role = view.game, view.role
+    taken = view.taken[view.seat]
+    hands = [role_hands(view, world) for world in worlds]
+    lead = int(view.role_of(view.leader if view.leader is not None else view.seat))
+    trick = [c.id for c in view.trick]
+    paranoid = [
+        dict(reference_move_values(h, lead, trick, int(game), int(view.rules.void))) for h in hands
+    ]
+    values = {}
+    for card in view.options:
+        total = 0.0
+        for world, weight, own in zip(worlds, weights, paranoid):
+            won, _, _ = play_on_reference(view, *after_card(view, world, card), False)
+            total += weight * (
+                role.score(game, taken + won) + SELFISH_TIE * role.score(game, taken + own[card.id])
+            )
+        values[card] = total / sum(weights)
+    return values
+
+
+def against_the_reference(positions, layouts, values, **settings):
+    """For each (match seed, seat) of ``positions`` with a choice of card (four cards in
+    hand, so that the reference minimax is quick): the expert's estimate with ``settings``
+    on ``layouts`` layouts, every one solved exactly, checked equal to ``values(view,
+    worlds, weights)`` written out over the reference; yields (view, worlds, weights, those
+    values)."""
+    effort = dataclasses.replace(LIGHT, play_late=layouts)
+    for match_seed, seat in positions:
         view = run_deal_to(match_seed, seat, 12).view(seat)
         if len(view.options) < 2:
             continue
-        player = ExpertPlayer(2, effort=effort, tt_mb=4, threads=1, fusion=4)
+        player = ExpertPlayer(2, effort=effort, tt_mb=4, threads=1, **settings)
         estimate = player.estimate_play(view)
-        assert estimate.bounded == 0 and estimate.solved == effort.play_late
-        worlds = player._worlds(view, effort.play_late)
+        assert estimate.bounded == 0 and estimate.solved == layouts
+        worlds = player._worlds(view, layouts)
         weights = player._layout_weights(view, worlds)
-        expected = delayed_values(view, worlds, weights)
+        expected = values(view, worlds, weights)
         assert estimate.scores.keys() == expected.keys()
         for card, value in expected.items():
             assert estimate.scores[card] == pytest.approx(value), (match_seed, card)
+        yield view, worlds, weights, expected
+
+
+def test_the_delayed_solve_agrees_with_a_plain_reference():
+    # In some of the positions pooling the layouts must change a value (a sum of maxima is
+    # at least the maximum of the sums, and there more), else agreement would not show that
+    # the layouts were pooled.
+    pooling_mattered = 0
+    positions = [(14, 2), (34, 1), (31, 1), (8, 0), (23, 0)]
+    for view, worlds, weights, expected in against_the_reference(
+        positions, 12, delayed_values, fusion=4
+    ):
         alone = delayed_values(view, worlds, weights, pooled=False)
         assert all(expected[c] <= alone[c] + 1e-9 for c in expected)
         pooling_mattered += any(expected[c] < alone[c] - 1e-9 for c in expected)
     assert pooling_mattered
+
+
+def test_the_selfish_play_out_agrees_with_a_plain_reference():
+    # Somewhere the play-out must rank the cards otherwise than the paranoid values do,
+    # else agreement would not show that it played out.
+    reordered = 0
+    paranoid = ExpertPlayer(2, effort=dataclasses.replace(LIGHT, play_late=8), tt_mb=4, threads=1)
+    positions = [(14, 2), (16, 2), (8, 0), (27, 2), (50, 1)]
+    for view, _, _, expected in against_the_reference(positions, 8, selfish_values, selfish=4):
+        plain = paranoid.estimate_play(view).scores
+        reordered += max(expected, key=expected.get) != max(plain, key=plain.get)
+    assert reordered
+    assert make_player("expert:selfish=6").selfish == 6
 
 
 def test_return_scores_are_the_deals_after_the_return_solved():

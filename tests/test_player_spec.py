@@ -80,6 +80,7 @@ def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
         "solver_exchange": 1,
         "solver_inference": 32,
         "inference_layouts": 64,
+        "selfish": 16,
     }
     for name, limit in own.items():  # the expert's own settings
         if name in settings:
@@ -117,6 +118,8 @@ def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
         ("expert:inference=2", "inference must be from 0 to 1, not 2"),
         ("hard:fusion=4", "fusion is a setting of expert only, not of hard"),
         ("expert:fusion=17", "fusion must be from 0 to 16, not 17"),
+        ("hard:selfish=8", "selfish is a setting of expert only, not of hard"),
+        ("expert:selfish=17", "selfish must be from 0 to 16, not 17"),
         ("hard:solver_choice=0", "solver_choice is a setting of expert only, not of hard"),
         ("expert:solver_discard=2", "solver_discard must be from 0 to 1, not 2"),
         ("hard:layouts=2:layouts=3", "layouts is set twice in 'hard:layouts=2:layouts=3'"),

@@ -44,6 +44,15 @@ exchange by rule of thumb. The expert differs in three ways:
   sum lets every layout pick its own best card, as if the hidden cards were known by then.
   It costs about three solves per card and layout, so it is used late in the deal only.
 
+- **Selfish others** (``selfish=N``, from N cards in hand down; 0, the default, is off):
+  the solver's values are paranoid (this seat against the other two playing together),
+  but the other two each score their own tricks. Each card is valued instead, in each
+  layout, by the rest of the deal played out with every seat (this one too) playing its
+  own double-dummy best card there (:func:`_play_on`); the paranoid value breaks ties.
+  About 3 solves per card, layout and trick left: late in the deal only. Measured against
+  hard players it gains nothing significant (docs/play.md), so it is off. Where both
+  apply, it stands over ``fusion``.
+
 It thinks on two threads by default (each with its own table, the layouts dealt
 round-robin), so that its decisions are a function of the seed, the view, the effort and
 the thread count, never of timing. Its :data:`EXPERT_EFFORT` was set so that decisions stay
@@ -89,6 +98,7 @@ EXPERT_EFFORT = Effort(
 """The expert's effort: layouts per decision kind and the node budget per decision."""
 
 _O = TypeVar("_O")  # an option ranked by _rank_by_average
+_R = TypeVar("_R")  # what solving one layout gives
 _Deal = tuple[Triple[CardSet], CardSet, CardSet, Contract]  # hands, talon, discard, game
 
 # Fitted by `python tools/bounded_estimates.py --fit tools/data/bounded-estimates.jsonl`: 50
@@ -118,6 +128,9 @@ OFF_MODEL_DISCARD = 0.3
 OFF_SOLVER_PLAY = 0.3
 """The weight factor for each card another seat played that the solver proves worse, in
 the layout, than another card that seat held then (:meth:`ExpertPlayer._play_evidence`)."""
+SELFISH_TIE = 1e-3
+"""With ``selfish``, the weight of a card's paranoid score beside its play-out's score: a
+tie-break only (an average score over the layouts differs from another's by far more)."""
 CHECK_NODES = 50_000
 """The nodes of one such check, beside the decision's budget (what one check leaves unused
 goes to the layout's next)."""
@@ -142,7 +155,7 @@ def bounded_estimate(game: Contract, lo: int, hi: int, playout: Callable[[], int
 class ExpertPlayer(SamplingPlayer):
     """The expert player (see the module): ``seed``, ``effort`` (default
     :data:`EXPERT_EFFORT`), ``tt_mb`` per solver and ``threads`` (default 2) as for
-    :class:`SamplingPlayer`; ``inference``, ``solver_inference``, ``fusion``,
+    :class:`SamplingPlayer`; ``inference``, ``solver_inference``, ``fusion``, ``selfish``,
     ``solver_choice``, ``solver_discard`` and ``solver_exchange`` switch the parts so named
     (off, the game choice or the discard is made by rule-of-thumb play-outs of the same
     layouts, and the gives and returns by rule of thumb, as the hard player makes them)."""
@@ -164,6 +177,7 @@ class ExpertPlayer(SamplingPlayer):
         solver_exchange: bool = True,
         solver_inference: int = 0,
         inference_layouts: int = 0,
+        selfish: int = 0,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
         if not isinstance(fusion, int) or fusion < 0:
@@ -172,8 +186,11 @@ class ExpertPlayer(SamplingPlayer):
             raise ValueError(
                 f"solver_inference must be a whole number of plays, not {solver_inference!r}"
             )
+        if not isinstance(selfish, int) or selfish < 0:
+            raise ValueError(f"selfish must be a whole number of cards, not {selfish!r}")
         self.inference = inference
         self.fusion = fusion
+        self.selfish = selfish
         if not isinstance(inference_layouts, int) or inference_layouts < 0:
             raise ValueError(
                 f"inference_layouts must be a whole number of layouts, not {inference_layouts!r}"
@@ -421,47 +438,97 @@ class ExpertPlayer(SamplingPlayer):
             bounded=len(reached) - solved,
         )
 
+    def _play_on_layouts(
+        self,
+        view: SeatView,
+        solve: Callable[[SolveBudget, World], _R | None],
+        time_limit: float | None,
+        calls_per_layout: int,
+    ) -> tuple[list[_R | None], list[float] | None]:
+        """``solve`` on each of the play's sampled layouts within the budget and
+        ``time_limit`` (threads only early in the deal, where layouts take long), and the
+        layouts' weights (:meth:`_layout_weights`)."""
+        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
+        worlds = self._worlds(view, self._play_layouts(view))
+        weights = self._layout_weights(view, worlds)
+        results = self._solve_layouts(
+            worlds,
+            solve,
+            deadline,
+            parallel=len(view.hand) > self.effort.late_from,
+            calls_per_layout=calls_per_layout,
+        )
+        return results, weights
+
+    def _estimate_selfish(self, view: SeatView, time_limit: float | None) -> PlayEstimate:
+        """Each legal card's expected score when, after it, every seat (this one too) plays
+        its own double-dummy best card in the layout to the end of the deal (``selfish``,
+        the module); the paranoid value breaks ties (:data:`SELFISH_TIE`). A layout counts
+        as solved when the paranoid values at its root are exact."""
+        game, role, contract, void, me, taken, leader, start, sign = _turn(view)
+        weigh = self._play_evidence(view)
+
+        def solve(budget: SolveBudget, world: World) -> tuple[dict[int, float], bool, float] | None:
+            factor = weigh(budget, world) if weigh is not None else 1.0
+            hands = list(role_hands(view, world))
+            root = budget.run("move_bounds", tuple(hands), leader, start, contract, void)
+            if root is None:
+                return None
+            scores = {}
+            for card, lo, hi in root:
+                got = _play_on(budget, hands, leader, start, card, contract, void, sign, me, False)
+                if got is None:
+                    return None
+                paranoid = (role.score(game, taken + lo) + role.score(game, taken + hi)) / 2
+                scores[card] = role.score(game, taken + got[0]) + SELFISH_TIE * paranoid
+            return scores, all(lo == hi for _, lo, hi in root), factor
+
+        results, weights = self._play_on_layouts(
+            view, solve, time_limit, 1 + 3 * len(view.hand) * len(view.options)
+        )
+        totals = dict.fromkeys((card.id for card in view.options), 0.0)
+        mass, solved, bounded = 0.0, 0, 0
+        for i, got in enumerate(results):
+            if got is None:
+                continue
+            scores, exact, factor = got
+            weight = factor * (1.0 if weights is None else weights[i])
+            for card_id, score in scores.items():
+                totals[card_id] += weight * score
+            mass += weight
+            solved += exact
+            bounded += not exact
+        if not mass:
+            return super().estimate_play(view, time_limit)
+        return PlayEstimate(
+            {Card.from_id(i): total / mass for i, total in totals.items()}, solved, bounded
+        )
+
     def estimate_play(self, view: SeatView, time_limit: float | None = None) -> PlayEstimate:
-        """As :meth:`SamplingPlayer.estimate_play`; from ``fusion`` cards in hand down, with
-        the perfect information delayed past this seat's next decision (the module)."""
+        """As :meth:`SamplingPlayer.estimate_play`; from ``selfish`` cards in hand down, by
+        the others' selfish play (:meth:`_estimate_selfish`); else from ``fusion`` cards
+        down, with the perfect information delayed past this seat's next decision (the
+        module)."""
+        if self.selfish and len(view.hand) <= self.selfish and len(view.options) > 1:
+            return self._estimate_selfish(view, time_limit)
         if not self.fusion or not 3 <= len(view.hand) <= self.fusion or len(view.options) < 2:
             return super().estimate_play(view, time_limit)
-        assert view.game is not None
-        game, role = view.game, view.role
-        contract, void, me = int(game), int(view.rules.void), int(role)
-        taken = view.taken[view.seat]
-        leader = int(view.role_of(view.leader if view.leader is not None else view.seat))
-        start = [c.id for c in view.trick]
+        game, role, contract, void, me, taken, leader, start, sign = _turn(view)
         cards = sorted(view.options, key=lambda c: c.id)
-        # The other seats' choice: most tricks for themselves, fewest in no-tricks.
-        sign = -1 if game is Contract.NO_TRICKS else 1
         slope = role.score(game, 1) - role.score(game, 0)
 
         def line(budget: SolveBudget, hands: list[int], card: int) -> _Line | None:
             """The cards the others play after ``card`` up to this seat's next turn (there
             is one: it holds two cards or more), the score of each card it may play then,
             and whether those were exact; None once the budget is spent."""
-            hands = list(hands)
-            hands[me] &= ~(1 << card)
-            trick, lead, won = [*start, card], leader, 0
-            seen: list[int] = []
-            while True:
-                if len(trick) == 3:
-                    lead = (lead + _core358.trick_winner(trick, contract)) % 3
-                    won += lead == me
-                    trick = []
-                got = budget.run("move_bounds", tuple(hands), lead, trick, contract, void)
-                if got is None:
-                    return None
-                mover = (lead + len(trick)) % 3
-                if mover == me:
-                    base = role.score(game, taken + won)
-                    scores = {c: base + slope * (lo + hi) / 2 for c, lo, hi in got}
-                    return tuple(seen), scores, all(lo == hi for _, lo, hi in got)
-                pick = max(got, key=lambda t: (sign * (t[1] + t[2]), -(t[0] & 15), -t[0]))[0]
-                hands[mover] &= ~(1 << pick)
-                trick.append(pick)
-                seen.append(pick)
+            got = _play_on(budget, hands, leader, start, card, contract, void, sign, me)
+            if got is None:
+                return None
+            won, seen, bounds = got
+            assert bounds is not None
+            base = role.score(game, taken + won)
+            scores = {c: base + slope * (lo + hi) / 2 for c, lo, hi in bounds}
+            return seen, scores, all(lo == hi for _, lo, hi in bounds)
 
         weigh = self._play_evidence(view)
 
@@ -476,16 +543,7 @@ class ExpertPlayer(SamplingPlayer):
                 lines.append(got)
             return lines, factor
 
-        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
-        worlds = self._worlds(view, self._play_layouts(view))
-        weights = self._layout_weights(view, worlds)
-        results = self._solve_layouts(
-            worlds,
-            solve,
-            deadline,
-            parallel=len(view.hand) > self.effort.late_from,
-            calls_per_layout=3 * len(cards),
-        )
+        results, weights = self._play_on_layouts(view, solve, time_limit, 3 * len(cards))
         # Per card, the layouts that went the same way pool their scores of each next card.
         pooled: list[dict[tuple[int, ...], dict[int, float]]] = [{} for _ in cards]
         mass, solved, bounded = 0.0, 0, 0
@@ -510,6 +568,80 @@ class ExpertPlayer(SamplingPlayer):
             for k, card in enumerate(cards)
         }
         return PlayEstimate(values, solved, bounded)
+
+
+class _Turn(NamedTuple):
+    """A card to play, as the solver takes it: the game and its code, the void rule's, this
+    seat's role and code, the tricks it has taken, the trick's leader (a role) and its
+    cards (ids), and each seat's sense of better (1: more tricks, -1 in no-tricks)."""
+
+    game: Contract
+    role: Role
+    contract: int
+    void: int
+    me: int
+    taken: int
+    leader: int
+    start: list[int]
+    sign: int
+
+
+def _turn(view: SeatView) -> _Turn:
+    game = view.game
+    assert game is not None
+    leader = view.leader if view.leader is not None else view.seat
+    return _Turn(
+        game,
+        view.role,
+        int(game),
+        int(view.rules.void),
+        int(view.role),
+        view.taken[view.seat],
+        int(view.role_of(leader)),
+        [c.id for c in view.trick],
+        -1 if game is Contract.NO_TRICKS else 1,
+    )
+
+
+def _play_on(
+    budget: SolveBudget,
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    card: int,
+    contract: int,
+    void: int,
+    sign: int,
+    me: int,
+    stop: bool = True,
+) -> tuple[int, tuple[int, ...], list[tuple[int, int, int]] | None] | None:
+    """Seat ``me`` (roles, as all here) plays ``card`` to ``trick`` (of ``leader``) in the
+    layout ``hands``; then every seat plays its own double-dummy best card there, the most
+    tricks for itself (``sign`` 1) or the fewest (-1, no-tricks), the lowest of equal cards,
+    until ``me`` is to play again (``stop``) or the deal ends. The tricks ``me`` won from
+    ``trick`` on, the cards played after ``card``, and ``me``'s bounds (card id, lo, hi)
+    where it stopped (None at the end of the deal); None once the budget is spent."""
+    hands = list(hands)
+    hands[me] &= ~(1 << card)
+    trick, lead, won = [*trick, card], leader, 0
+    seen: list[int] = []
+    while True:
+        if len(trick) == 3:
+            lead = (lead + _core358.trick_winner(trick, contract)) % 3
+            won += lead == me
+            trick = []
+            if not hands[lead]:
+                return won, tuple(seen), None
+        got = budget.run("move_bounds", tuple(hands), lead, trick, contract, void)
+        if got is None:
+            return None
+        mover = (lead + len(trick)) % 3
+        if stop and mover == me:
+            return won, tuple(seen), got
+        pick = max(got, key=lambda t: (sign * (t[1] + t[2]), -(t[0] & 15), -t[0]))[0]
+        hands[mover] &= ~(1 << pick)
+        trick.append(pick)
+        seen.append(pick)
 
 
 # A card's line in one layout: the others' cards up to this seat's next turn, the score of

@@ -30,7 +30,11 @@ Settings, each ``name=whole number``, separated by ``:``:
   solver finds the other seats' last this many cards played good in them (the second
   model of inference in :mod:`ts358.players.expert`); 0 (the default): not;
 - ``inference_layouts`` (expert only): with ``solver_inference``, judge each such card in
-  this many layouts its player could have dealt (0, the default: in the layout itself).
+  this many layouts its player could have dealt (0, the default: in the layout itself);
+- ``selfish`` (expert only): from this many cards in hand down, value each card by the
+  deal played on in each layout with every seat playing its own double-dummy best card
+  (the others as players each out for itself, not two playing together); 0 (the default):
+  never.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -75,6 +79,7 @@ _EXPERT_ONLY = {
     "solver_exchange": 1,
     "solver_inference": 0,
     "inference_layouts": 0,
+    "selfish": 0,
 }
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
@@ -91,6 +96,7 @@ _LIMITS = {
     "solver_exchange": 1,
     "solver_inference": 32,
     "inference_layouts": 64,
+    "selfish": 16,
 }
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
@@ -180,6 +186,7 @@ class PlayerSpec:
                 solver_exchange=bool(own["solver_exchange"]),
                 solver_inference=own["solver_inference"],
                 inference_layouts=own["inference_layouts"],
+                selfish=own["selfish"],
             )
         return SamplingPlayer(seed, effort, threads=count)
 

@@ -20,7 +20,11 @@ over B's, on a real position whose hidden cards fit the seat's view as play made
 The summary gives the mean difference per divergence (95% t interval), how often the two
 differ, and the difference per seat and deal (the divergences of a board summed, divided by
 its three seats; interval over the boards), which is what the change is worth to a deal as
-long as one divergence does not change where the others occur. Each board is appended to
+long as one divergence does not change where the others occur. Where a seat diverges often
+in one deal that sum counts A's later play more than once (each branch already plays A on
+to the end), so the summary also gives the same with each seat's first divergence only
+(``per_seat_deal_first``): what playing the seat by A instead of B from the first point
+where they differ is worth, per seat and deal. Each board is appended to
 ``--out`` as it ends (JSON lines); ``--resume FILE`` plays the boards the file lacks.
 """
 
@@ -128,17 +132,20 @@ def _interval(values: list[float]) -> dict[str, Any]:
 
 def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str, Any]:
     asked: Counter[str] = Counter()
-    diffs, per_board = [], []
+    diffs, per_board, first_per_board = [], [], []
     by_cards: dict[int, list[float]] = {}
     for board in boards:
         asked.update(board["asked"])
         total = 0.0
+        first: dict[int, float] = {}  # each seat's first divergence (they are in play order)
         for d in board["divergences"]:
             diff = d["a"] - d["b"]
             diffs.append(diff)
             total += diff
+            first.setdefault(d["seat"], diff)
             by_cards.setdefault(d["cards"], []).append(diff)
         per_board.append(total / 3)
+        first_per_board.append(sum(first.values()) / 3)
     return {
         **header,
         "boards": len(boards),
@@ -146,6 +153,7 @@ def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str,
         "divergences": len(diffs),
         "per_divergence": _interval(diffs),
         "per_seat_deal": _interval(per_board),
+        "per_seat_deal_first": _interval(first_per_board),
         "per_divergence_by_cards": {c: _interval(v) for c, v in sorted(by_cards.items())},
         "wins_losses_ties": [
             sum(x > 0 for x in diffs),
@@ -175,8 +183,8 @@ def main() -> int:
     if args.summary:
         doc = summarize(*read(args.summary))
         path = common.write_results(args.name, doc)
-        print(json.dumps({k: doc[k] for k in ("boards", "divergences", "per_divergence",
-                                               "per_seat_deal")}))  # fmt: skip
+        keys = ("boards", "divergences", "per_divergence", "per_seat_deal", "per_seat_deal_first")
+        print(json.dumps({k: doc[k] for k in keys}))
         print(f"results: {common.shown(path)}")
         return 0
     if args.resume:

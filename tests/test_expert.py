@@ -455,7 +455,8 @@ def test_the_selfish_play_out_agrees_with_a_plain_reference():
     # Somewhere the play-out must rank the cards otherwise than the paranoid values do,
     # else agreement would not show that it played out.
     reordered = 0
-    paranoid = ExpertPlayer(2, effort=dataclasses.replace(LIGHT, play_late=8), tt_mb=4, threads=1)
+    effort = dataclasses.replace(LIGHT, play_late=8)
+    paranoid = ExpertPlayer(2, effort=effort, tt_mb=4, threads=1, selfish=0)
     positions = [(14, 2), (16, 2), (8, 0), (27, 2), (50, 1)]
     for view, _, _, expected in against_the_reference(positions, 8, selfish_values, selfish=4):
         plain = paranoid.estimate_play(view).scores

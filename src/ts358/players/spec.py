@@ -33,8 +33,8 @@ Settings, each ``name=whole number``, separated by ``:``:
   this many layouts its player could have dealt (0, the default: in the layout itself);
 - ``selfish`` (expert only): from this many cards in hand down, value each card by the
   deal played on in each layout with every seat playing its own double-dummy best card
-  (the others as players each out for itself, not two playing together); 0 (the default):
-  never.
+  (the others as players each out for itself, not two playing together); 0 (the
+  default): never.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have

@@ -63,7 +63,6 @@ under a second on a 2-core machine (docs/arena.md has both levels' settings).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
@@ -99,7 +98,6 @@ EXPERT_EFFORT = Effort(
 """The expert's effort: layouts per decision kind and the node budget per decision."""
 
 _O = TypeVar("_O")  # an option ranked by _rank_by_average
-_R = TypeVar("_R")  # what solving one layout gives
 _Deal = tuple[Triple[CardSet], CardSet, CardSet, Contract]  # hands, talon, discard, game
 
 # Fitted by `python tools/bounded_estimates.py --fit tools/data/bounded-estimates.jsonl`: 50
@@ -439,28 +437,6 @@ class ExpertPlayer(SamplingPlayer):
             bounded=len(reached) - solved,
         )
 
-    def _play_on_layouts(
-        self,
-        view: SeatView,
-        solve: Callable[[SolveBudget, World], _R | None],
-        time_limit: float | None,
-        calls_per_layout: int,
-    ) -> tuple[list[_R | None], list[float] | None]:
-        """``solve`` on each of the play's sampled layouts within the budget and
-        ``time_limit`` (threads only early in the deal, where layouts take long), and the
-        layouts' weights (:meth:`_layout_weights`)."""
-        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
-        worlds = self._worlds(view, self._play_layouts(view))
-        weights = self._layout_weights(view, worlds)
-        results = self._solve_layouts(
-            worlds,
-            solve,
-            deadline,
-            parallel=len(view.hand) > self.effort.late_from,
-            calls_per_layout=calls_per_layout,
-        )
-        return results, weights
-
     def _estimate_selfish(self, view: SeatView, time_limit: float | None) -> PlayEstimate:
         """Each legal card's expected score when, after it, every seat (this one too) plays
         its own double-dummy best card in the layout to the end of the deal (``selfish``,
@@ -484,7 +460,7 @@ class ExpertPlayer(SamplingPlayer):
                 scores[card] = role.score(game, taken + got[0]) + SELFISH_TIE * paranoid
             return scores, all(lo == hi for _, lo, hi in root), factor
 
-        results, weights = self._play_on_layouts(
+        results, weights = self._solve_play_layouts(
             view, solve, time_limit, 1 + 3 * len(view.hand) * len(view.options)
         )
         totals = dict.fromkeys((card.id for card in view.options), 0.0)
@@ -544,7 +520,7 @@ class ExpertPlayer(SamplingPlayer):
                 lines.append(got)
             return lines, factor
 
-        results, weights = self._play_on_layouts(view, solve, time_limit, 3 * len(cards))
+        results, weights = self._solve_play_layouts(view, solve, time_limit, 3 * len(cards))
         # Per card, the layouts that went the same way pool their scores of each next card.
         pooled: list[dict[tuple[int, ...], dict[int, float]]] = [{} for _ in cards]
         mass, solved, bounded = 0.0, 0, 0

@@ -446,13 +446,11 @@ class SamplingPlayer(Player):
         all was proven counts for nothing; with no layout counted the estimate is empty.
         The layouts are summed in their order, whichever thread solved them."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
-        effort = self.effort
         role = view.role
         leader = view.leader if view.leader is not None else view.seat
         trick = [c.id for c in view.trick]
         taken = view.taken[view.seat]
         game = int(view.game)
-        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
 
         weigh = self._play_evidence(view)
 
@@ -468,10 +466,7 @@ class SamplingPlayer(Player):
         solved = bounded = 0
         mass: float = 0  # the counted layouts' weights
         n = len(view.hand)
-        # Late in the deal the layouts take milliseconds: not worth the threads.
-        worlds = self._worlds(view, self._play_layouts(view))
-        weights = self._layout_weights(view, worlds)
-        results = self._solve_layouts(worlds, solve, deadline, parallel=n > effort.late_from)
+        results, weights = self._solve_play_layouts(view, solve, time_limit)
         for i, got in enumerate(results):
             raw, factor = got if got is not None else (None, 0.0)
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
@@ -492,6 +487,29 @@ class SamplingPlayer(Player):
             return PlayEstimate({}, 0, 0)
         scores = {Card.from_id(i): total / mass for i, total in totals.items()}
         return PlayEstimate(scores, solved, bounded)
+
+    def _solve_play_layouts(
+        self,
+        view: SeatView,
+        solve: Callable[[SolveBudget, World], _R | None],
+        time_limit: float | None,
+        calls_per_layout: int = 1,
+    ) -> tuple[list[_R | None], list[float] | None]:
+        """``solve`` on each of the sampled layouts of a card to play (:meth:`_solve_layouts`,
+        within the budget and ``time_limit``), and the layouts' weights
+        (:meth:`_layout_weights`). Late in the deal the layouts take milliseconds: not worth
+        the threads."""
+        deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
+        worlds = self._worlds(view, self._play_layouts(view))
+        weights = self._layout_weights(view, worlds)
+        results = self._solve_layouts(
+            worlds,
+            solve,
+            deadline,
+            parallel=len(view.hand) > self.effort.late_from,
+            calls_per_layout=calls_per_layout,
+        )
+        return results, weights
 
     def _layout_weights(self, view: SeatView, worlds: list[World]) -> list[float] | None:
         """How likely each layout is, relative to the others, given what the other seats

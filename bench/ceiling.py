@@ -1,0 +1,163 @@
+"""What seeing every card is worth to a sampling player: the ceiling of inference.
+
+A sampling player (``hard``, ``expert``) decides on layouts of the cards it cannot see, drawn
+from what its seat knows. Inference can at best make those layouts the real one. This
+measures how much that best would give: each of the arena's seeded boards is played once by
+three ``--player`` players (the line), then once per seat with that seat's player handed
+the real layout instead of its samples at the decisions of ``--kinds`` (the same player,
+seed and method otherwise; the other seats play as in the line). Its score minus the
+line's is what full sight was worth to it there, paired on the same deal and the same
+opponents.
+
+    python bench/ceiling.py --player hard --kinds play --boards 100 --seed 13000
+
+The summary: the mean difference per seat and deal (each board's three seats averaged,
+95% t interval over boards), by role and by game. Not a player: a bench tool that reads
+the engine's hidden state on purpose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import common  # bench/common.py: puts src/ on sys.path, machine info, result files
+from ts358.batch.arena import _mean_ci, make_board
+from ts358.cards import CardSet
+from ts358.deal import Deal
+from ts358.players import PlayerSpec, make_player
+from ts358.players.layouts import World
+from ts358.players.sampling import SamplingPlayer
+from ts358.rules import Role
+from ts358.seeds import derived_seed
+from ts358.view import SeatView
+
+KINDS = ("play", "choose", "discard")
+
+
+def real_world(deal: Deal, view: SeatView) -> World:
+    """The real layout in the form a sampling player's ``_worlds`` gives its guesses: every
+    seat's hand now and the pile the seat cannot see (the talon before it is shown, the
+    chooser's discard after; nothing for the chooser once it knows its discard)."""
+    hands = (deal.hand(0), deal.hand(1), deal.hand(2))
+    if not deal.talon_taken:
+        pile = CardSet(deal.setup.talon)
+    elif view.seat == deal.chooser:
+        pile = CardSet()
+    else:
+        pile = deal.discarded or CardSet()
+    return World(hands=hands, pile=pile)
+
+
+def sighted(player: SamplingPlayer, deal: Deal, kinds: set[str]) -> SamplingPlayer:
+    """``player`` with the real layout as its only sample at the decisions of ``kinds``."""
+    sampled: Callable[[SeatView, int], list[World]] = player._worlds
+
+    def worlds(view: SeatView, count: int) -> list[World]:
+        if view.kind is not None and view.kind.value in kinds:
+            return [real_world(deal, view)]
+        return sampled(view, count)
+
+    player._worlds = worlds  # type: ignore[method-assign]
+    return player
+
+
+def _player(spec: str, seed: int, board: int, seat: int) -> Any:
+    return make_player(spec, derived_seed("ceiling", seed, board, seat))
+
+
+def _play(deal: Deal, players: list[Any]) -> tuple[int, int, int]:
+    while (pending := deal.pending()) is not None:
+        deal.apply_answer(players[pending.seat].decide(pending.view))
+    result = deal.result()
+    return result.scores
+
+
+def play_board(task: dict[str, Any]) -> dict[str, Any]:
+    """One board: the line, then each seat sighted in turn."""
+    seed, index, spec = task["seed"], task["board"], task["player"]
+    board = make_board(seed, index)
+    line_deal = board.deal()
+    line = _play(line_deal, [_player(spec, seed, index, s) for s in range(3)])
+    seats = []
+    for seat in range(3):
+        deal = board.deal()
+        players = [_player(spec, seed, index, s) for s in range(3)]
+        players[seat] = sighted(players[seat], deal, set(task["kinds"]))
+        scores = _play(deal, players)
+        seats.append(
+            {
+                "seat": seat,
+                "role": Role(deal.role_of(seat)).label,
+                "line": line[seat],
+                "sighted": scores[seat],
+            }
+        )
+    return {"board": index, "game": str(line_deal.game), "seats": seats}
+
+
+def _interval(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0, "mean": None, "ci95": None}
+    mean, half = _mean_ci(values)
+    ci = None if half is None else [round(mean - half, 4), round(mean + half, 4)]
+    return {"n": len(values), "mean": round(mean, 4), "ci95": ci}
+
+
+def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str, Any]:
+    per_board = []
+    by_role: dict[str, list[float]] = {}
+    by_game: dict[str, list[float]] = {}
+    for board in boards:
+        diffs = [s["sighted"] - s["line"] for s in board["seats"]]
+        per_board.append(sum(diffs) / 3)
+        by_game.setdefault(board["game"], []).append(sum(diffs) / 3)
+        for s, d in zip(board["seats"], diffs):
+            by_role.setdefault(s["role"], []).append(d)
+    return {
+        **header,
+        "boards": len(boards),
+        "per_seat_deal": _interval(per_board),
+        "by_role": {r: _interval(v) for r, v in sorted(by_role.items())},
+        "by_game_per_seat_deal": {g: _interval(v) for g, v in sorted(by_game.items())},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--player", default="hard", help="a sampling player's specification")
+    parser.add_argument("--kinds", default="play", help=f"comma-separated, of {', '.join(KINDS)}")
+    parser.add_argument("--boards", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--name", default="ceiling")
+    args = parser.parse_args()
+    kinds = [k.strip() for k in args.kinds.split(",")]
+    if bad := [k for k in kinds if k not in KINDS]:
+        parser.error(f"not a decision kind sampled here: {bad[0]!r} (one of {', '.join(KINDS)})")
+    spec = PlayerSpec.parse(args.player)
+    if not isinstance(make_player(spec, 0), SamplingPlayer):
+        parser.error(f"{args.player!r} does not sample layouts (hard or expert do)")
+    header = {"player": str(spec), "kinds": kinds, "seed": args.seed}
+    tasks = [{**header, "board": b} for b in range(args.boards)]
+    boards: list[dict[str, Any]] = []
+
+    def keep(result: dict[str, Any], n: int) -> None:
+        boards.append(result)
+        diffs = [s["sighted"] - s["line"] for s in result["seats"]]
+        print(f"{n}/{args.boards}: board {result['board']} {result['game']}: {diffs}", flush=True)
+
+    common.run_tasks(play_board, tasks, args.workers, keep)
+    boards.sort(key=lambda b: b["board"])
+    doc = {**summarize(header, boards), "boards_played": boards}
+    path = common.write_results(args.name, doc)
+    print(json.dumps({k: doc[k] for k in ("boards", "per_seat_deal", "by_role")}))
+    print(f"results: {common.shown(path)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,7 +7,8 @@ three ``--player`` players (the line), then once per seat with that seat's playe
 the real layout instead of its samples at the decisions of ``--kinds`` (the same player,
 seed and method otherwise; the other seats play as in the line). Its score minus the
 line's is what full sight was worth to it there, paired on the same deal and the same
-opponents.
+opponents. ``--sighted`` gives the sighted seat another specification (another budget, to
+tell what the real layout gives from what more search gives).
 
     python bench/ceiling.py --player hard --kinds play --boards 100 --seed 13000
 
@@ -79,6 +80,7 @@ def _play(deal: Deal, players: list[Any]) -> tuple[int, int, int]:
 def play_board(task: dict[str, Any]) -> dict[str, Any]:
     """One board: the line, then each seat sighted in turn."""
     seed, index, spec = task["seed"], task["board"], task["player"]
+    sighted_spec = task.get("sighted") or spec
     board = make_board(seed, index)
     line_deal = board.deal()
     line = _play(line_deal, [_player(spec, seed, index, s) for s in range(3)])
@@ -86,7 +88,8 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
     for seat in range(3):
         deal = board.deal()
         players = [_player(spec, seed, index, s) for s in range(3)]
-        players[seat] = sighted(players[seat], deal, set(task["kinds"]))
+        seen = _player(sighted_spec, seed, index, seat)
+        players[seat] = sighted(seen, deal, set(task["kinds"]))
         scores = _play(deal, players)
         seats.append(
             {
@@ -129,6 +132,9 @@ def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--player", default="hard", help="a sampling player's specification")
+    parser.add_argument(
+        "--sighted", help="the sighted seat's specification, if not --player's (another budget)"
+    )
     parser.add_argument("--kinds", default="play", help=f"comma-separated, of {', '.join(KINDS)}")
     parser.add_argument("--boards", type=int, required=True)
     parser.add_argument("--seed", type=int, required=True)
@@ -138,10 +144,11 @@ def main() -> int:
     kinds = [k.strip() for k in args.kinds.split(",")]
     if bad := [k for k in kinds if k not in KINDS]:
         parser.error(f"not a decision kind sampled here: {bad[0]!r} (one of {', '.join(KINDS)})")
-    spec = PlayerSpec.parse(args.player)
-    if not isinstance(make_player(spec, 0), SamplingPlayer):
-        parser.error(f"{args.player!r} does not sample layouts (hard or expert do)")
-    header = {"player": str(spec), "kinds": kinds, "seed": args.seed}
+    specs = [PlayerSpec.parse(text) for text in (args.player, args.sighted or args.player)]
+    for spec in specs:
+        if not isinstance(make_player(spec, 0), SamplingPlayer):
+            parser.error(f"{str(spec)!r} does not sample layouts (hard or expert do)")
+    header = {"player": str(specs[0]), "sighted": str(specs[1]), "kinds": kinds, "seed": args.seed}
     tasks = [{**header, "board": b} for b in range(args.boards)]
     boards: list[dict[str, Any]] = []
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
-from ts358.batch.arena import _mean_ci, make_board
+from ts358.batch.arena import make_board
 from ts358.cards import CardSet
 from ts358.deal import Deal
 from ts358.players import PlayerSpec, make_player
@@ -102,14 +102,6 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
     return {"board": index, "game": str(line_deal.game), "seats": seats}
 
 
-def _interval(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"n": 0, "mean": None, "ci95": None}
-    mean, half = _mean_ci(values)
-    ci = None if half is None else [round(mean - half, 4), round(mean + half, 4)]
-    return {"n": len(values), "mean": round(mean, 4), "ci95": ci}
-
-
 def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str, Any]:
     per_board = []
     by_role: dict[str, list[float]] = {}
@@ -123,9 +115,9 @@ def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str,
     return {
         **header,
         "boards": len(boards),
-        "per_seat_deal": _interval(per_board),
-        "by_role": {r: _interval(v) for r, v in sorted(by_role.items())},
-        "by_game_per_seat_deal": {g: _interval(v) for g, v in sorted(by_game.items())},
+        "per_seat_deal": common.interval(per_board),
+        "by_role": {r: common.interval(v) for r, v in sorted(by_role.items())},
+        "by_game_per_seat_deal": {g: common.interval(v) for g, v in sorted(by_game.items())},
     }
 
 

@@ -180,6 +180,17 @@ def run_tasks(
             raise
 
 
+def interval(values: list[float]) -> dict[str, Any]:
+    """The mean of paired differences with its 95% t interval, as the arena gives its pairs."""
+    from ts358.batch.arena import _mean_ci  # imported here, after the path set-up above
+
+    if not values:
+        return {"n": 0, "mean": None, "ci95": None}
+    mean, half = _mean_ci(values)
+    ci = None if half is None else [round(mean - half, 4), round(mean + half, 4)]
+    return {"n": len(values), "mean": round(mean, 4), "ci95": ci}
+
+
 def answers(view: Any) -> int:
     """How many answers a seat's decision has (a game left, a legal card...; a give may also
     stop): a decision with one is forced."""

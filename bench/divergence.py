@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
-from ts358.batch.arena import _mean_ci, make_board
+from ts358.batch.arena import make_board
 from ts358.deal import Deal, format_decision
 from ts358.players import PlayerSpec, make_player
 from ts358.seeds import derived_seed
@@ -122,14 +122,6 @@ def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, boards
 
 
-def _interval(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"n": 0, "mean": None, "ci95": None}
-    mean, half = _mean_ci(values)
-    ci = None if half is None else [round(mean - half, 4), round(mean + half, 4)]
-    return {"n": len(values), "mean": round(mean, 4), "ci95": ci}
-
-
 def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str, Any]:
     asked: Counter[str] = Counter()
     diffs, per_board, first_per_board = [], [], []
@@ -151,10 +143,10 @@ def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str,
         "boards": len(boards),
         "decisions_asked": dict(asked),
         "divergences": len(diffs),
-        "per_divergence": _interval(diffs),
-        "per_seat_deal": _interval(per_board),
-        "per_seat_deal_first": _interval(first_per_board),
-        "per_divergence_by_cards": {c: _interval(v) for c, v in sorted(by_cards.items())},
+        "per_divergence": common.interval(diffs),
+        "per_seat_deal": common.interval(per_board),
+        "per_seat_deal_first": common.interval(first_per_board),
+        "per_divergence_by_cards": {c: common.interval(v) for c, v in sorted(by_cards.items())},
         "wins_losses_ties": [
             sum(x > 0 for x in diffs),
             sum(x < 0 for x in diffs),

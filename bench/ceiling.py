@@ -7,8 +7,9 @@ three ``--player`` players (the line), then once per seat with that seat's playe
 the real layout instead of its samples at the decisions of ``--kinds`` (the same player,
 seed and method otherwise; the other seats play as in the line). Its score minus the
 line's is what full sight was worth to it there, paired on the same deal and the same
-opponents. ``--sighted`` gives the sighted seat another specification (another budget, to
-tell what the real layout gives from what more search gives).
+opponents. ``--sighted`` gives the sighted seat another specification at those decisions
+(another budget, to tell what the real layout gives from what more search gives); its other
+decisions stay the line's.
 
     python bench/ceiling.py --player hard --kinds play --boards 100 --seed 13000
 
@@ -66,6 +67,18 @@ def sighted(player: SamplingPlayer, deal: Deal, kinds: set[str]) -> SamplingPlay
     return player
 
 
+class Split:
+    """``seen`` at the decisions of ``kinds``, ``line`` at the others: with ``--sighted``,
+    the seat's other decisions stay those of the line's player."""
+
+    def __init__(self, seen: SamplingPlayer, line: Any, kinds: set[str]) -> None:
+        self.seen, self.line, self.kinds = seen, line, kinds
+
+    def decide(self, view: SeatView) -> Any:
+        sighted_here = view.kind is not None and view.kind.value in self.kinds
+        return (self.seen if sighted_here else self.line).decide(view)
+
+
 def _player(spec: str, seed: int, board: int, seat: int) -> Any:
     return make_player(spec, derived_seed("ceiling", seed, board, seat))
 
@@ -88,8 +101,8 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
     for seat in range(3):
         deal = board.deal()
         players = [_player(spec, seed, index, s) for s in range(3)]
-        seen = _player(sighted_spec, seed, index, seat)
-        players[seat] = sighted(seen, deal, set(task["kinds"]))
+        seen = sighted(_player(sighted_spec, seed, index, seat), deal, set(task["kinds"]))
+        players[seat] = Split(seen, players[seat], set(task["kinds"]))
         scores = _play(deal, players)
         seats.append(
             {

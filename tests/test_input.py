@@ -501,6 +501,47 @@ def test_ctrl_c_during_the_imports_exits_130_without_a_traceback(delay):
     assert err.strip().splitlines() == ["ts358: interrupted"], err
 
 
+# The command line's import runs a class body whose __set_name__ is interrupted: Python 3.11
+# wraps the KeyboardInterrupt raised there in a RuntimeError (a CI run met it in ipaddress).
+WRAPPED = """
+import importlib.abc, importlib.util, os, signal, sys
+
+class Interrupted(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path, target=None):
+        return importlib.util.spec_from_loader(name, self) if name == "ts358.cli" else None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        class Slot:
+            def __set_name__(self, owner, name):
+                os.kill(os.getpid(), signal.SIGINT)
+                sum(range(100000))
+
+        class Owner:
+            slot = Slot()
+
+sys.meta_path.insert(0, Interrupted())
+import ts358.__main__ as entry
+entry.run()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to its own process")
+def test_ctrl_c_that_the_imported_code_wraps_still_exits_130():
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPED, "solve", "x.toml"],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        preexec_fn=sigint_default,
+        timeout=60,
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines() == ["ts358: interrupted"], done.stderr
+
+
 def run_limited(*args):
     """``python -m ts358 ARGS`` in a child allowed 1 GB of memory, so that a reader that
     reads /dev/zero to the end fails at once instead of taking the machine's memory."""

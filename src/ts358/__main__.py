@@ -8,8 +8,9 @@ the package's ``__init__`` import nothing heavy (the package imports its API on 
 Python raises the KeyboardInterrupt of a Ctrl-C in whatever code runs when the signal is
 handled, and where that is a callback (the import system's module locks have weak-reference
 callbacks) it only prints "Exception ignored" and goes on: the command would then run to the
-end. So during the imports the handler also notes the signal, and the command stops if one
-came, whether or not its exception got through.
+end; where it is code that wraps the exceptions it meets (a class's ``__set_name__``), it
+arrives as another exception. So during the imports the handler also notes the signal, and
+the command stops if one came, whatever became of its exception.
 """
 
 # signal's C module (no stubs), loaded with the interpreter: signal itself would import enum
@@ -30,6 +31,12 @@ def run() -> None:
         previous = _signal.signal(_signal.SIGINT, on_interrupt)
         try:
             from ts358.cli import main
+        except BaseException:
+            if not interrupted:
+                raise
+            # The Ctrl-C's exception, which the code it interrupted may have wrapped in its
+            # own (Python 3.11 raises RuntimeError from a class's __set_name__).
+            raise KeyboardInterrupt from None
         finally:
             _signal.signal(_signal.SIGINT, previous)
         if interrupted:  # its exception was raised in a callback, which Python ignores

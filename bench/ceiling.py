@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
@@ -54,22 +53,20 @@ def real_world(deal: Deal, view: SeatView) -> World:
     return World(hands=hands, pile=pile)
 
 
-def sighted(player: SamplingPlayer, deal: Deal, kinds: set[str]) -> SamplingPlayer:
-    """``player`` with the real layout as its only sample at the decisions of ``kinds``."""
-    sampled: Callable[[SeatView, int], list[World]] = player._worlds
+def sighted(player: SamplingPlayer, deal: Deal) -> SamplingPlayer:
+    """``player`` with the real layout as its only sample (:class:`Split` asks it only at the
+    decisions measured)."""
 
     def worlds(view: SeatView, count: int) -> list[World]:
-        if view.kind is not None and view.kind.value in kinds:
-            return [real_world(deal, view)]
-        return sampled(view, count)
+        return [real_world(deal, view)]
 
     player._worlds = worlds  # type: ignore[method-assign]
     return player
 
 
 class Split:
-    """``seen`` at the decisions of ``kinds``, ``line`` at the others: with ``--sighted``,
-    the seat's other decisions stay those of the line's player."""
+    """``seen`` at the decisions of ``kinds``, ``line`` at the others, so that the seat's
+    other decisions stay those of the line's player."""
 
     def __init__(self, seen: SamplingPlayer, line: Any, kinds: set[str]) -> None:
         self.seen, self.line, self.kinds = seen, line, kinds
@@ -86,8 +83,7 @@ def _player(spec: str, seed: int, board: int, seat: int) -> Any:
 def _play(deal: Deal, players: list[Any]) -> tuple[int, int, int]:
     while (pending := deal.pending()) is not None:
         deal.apply_answer(players[pending.seat].decide(pending.view))
-    result = deal.result()
-    return result.scores
+    return deal.result().scores
 
 
 def play_board(task: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +97,7 @@ def play_board(task: dict[str, Any]) -> dict[str, Any]:
     for seat in range(3):
         deal = board.deal()
         players = [_player(spec, seed, index, s) for s in range(3)]
-        seen = sighted(_player(sighted_spec, seed, index, seat), deal, set(task["kinds"]))
+        seen = sighted(_player(sighted_spec, seed, index, seat), deal)
         players[seat] = Split(seen, players[seat], set(task["kinds"]))
         scores = _play(deal, players)
         seats.append(
@@ -122,7 +118,7 @@ def summarize(header: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str,
     for board in boards:
         diffs = [s["sighted"] - s["line"] for s in board["seats"]]
         per_board.append(sum(diffs) / 3)
-        by_game.setdefault(board["game"], []).append(sum(diffs) / 3)
+        by_game.setdefault(board["game"], []).append(per_board[-1])
         for s, d in zip(board["seats"], diffs):
             by_role.setdefault(s["role"], []).append(d)
     return {

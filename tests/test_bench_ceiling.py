@@ -46,19 +46,34 @@ def test_the_real_layout_fits_what_the_seat_knows_at_every_decision() -> None:
     assert all(checked.values()), checked
 
 
-def test_a_sighted_player_samples_the_real_layout_only_where_asked() -> None:
+def test_a_sighted_seat_uses_the_real_layout_only_at_the_decisions_measured() -> None:
     ceiling = _ceiling()
     deal = make_board(32, 0).deal()
     players = [make_player("medium", s) for s in range(3)]
+    views = {}
     while (pending := deal.pending()) is not None and pending.view.kind is not DecisionKind.PLAY:
+        views[pending.view.kind] = pending.view
         deal.apply_answer(players[pending.seat].decide(pending.view))
     assert pending is not None
     player = make_player("hard", 5)
     assert isinstance(player, SamplingPlayer)
     sampled = player._worlds(pending.view, 4)
-    seen = ceiling.sighted(player, deal, {"play"})
+    seen = ceiling.sighted(player, deal)
     real = ceiling.real_world(deal, pending.view)
     assert seen._worlds(pending.view, 4) == [real]
     assert sampled != [real] * 4  # the seat's own samples are not the real layout
-    elsewhere = ceiling.sighted(make_player("hard", 5), deal, {"choose", "discard"})
-    assert elsewhere._worlds(pending.view, 4) == sampled
+
+    class Asked:
+        def __init__(self) -> None:
+            self.views: list[object] = []
+
+        def decide(self, view: object) -> object:
+            self.views.append(view)
+            return None
+
+    sight, line = Asked(), Asked()
+    split = ceiling.Split(sight, line, {"play"})
+    split.decide(pending.view)
+    choice = views[DecisionKind.CHOOSE]
+    split.decide(choice)
+    assert sight.views == [pending.view] and line.views == [choice]

@@ -81,6 +81,7 @@ def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
         "solver_inference": 32,
         "inference_layouts": 64,
         "selfish": 16,
+        "play_shares": 1,
     }
     for name, limit in own.items():  # the expert's own settings
         if name in settings:

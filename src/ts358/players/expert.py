@@ -11,7 +11,9 @@ exchange by rule of thumb. The expert differs in three ways:
   not solved exactly is valued inside the interval the solver proved, where deals like it
   were found to lie (:func:`bounded_estimate`, fitted offline by
   ``tools/bounded_estimates.py`` on the data in ``tools/data/``). (Play counts a bounded
-  layout by the middle of each card's interval, as the hard player does.)
+  layout by the middle of each card's interval, as the hard player does; with
+  ``play_shares=False`` the layouts of a card are solved in turn while the budget lasts,
+  as the hard player solves them.)
 - **The game from the first six cards** is valued so: for each game still available, the
   chooser's score on each sampled layout of the ten cards still to come, the talon and the
   others' hands, after taking the talon and discarding by rule of thumb.
@@ -155,7 +157,8 @@ class ExpertPlayer(SamplingPlayer):
     """The expert player (see the module): ``seed``, ``effort`` (default
     :data:`EXPERT_EFFORT`), ``tt_mb`` per solver and ``threads`` (default 2) as for
     :class:`SamplingPlayer`; ``inference``, ``solver_inference``, ``fusion``, ``selfish``,
-    ``solver_choice``, ``solver_discard`` and ``solver_exchange`` switch the parts so named
+    ``play_shares``, ``solver_choice``, ``solver_discard`` and ``solver_exchange`` switch the
+    parts so named
     (off, the game choice or the discard is made by rule-of-thumb play-outs of the same
     layouts, and the gives and returns by rule of thumb, as the hard player makes them)."""
 
@@ -177,8 +180,10 @@ class ExpertPlayer(SamplingPlayer):
         solver_inference: int = 0,
         inference_layouts: int = 0,
         selfish: int = 0,
+        play_shares: bool = True,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
+        self._spread_play = play_shares
         if not isinstance(fusion, int) or fusion < 0:
             raise ValueError(f"fusion must be a whole number of cards, not {fusion!r}")
         if not isinstance(solver_inference, int) or solver_inference < 0:

@@ -164,6 +164,7 @@ class SamplingPlayer(Player):
 
     name = "sampling"
     _spread = False  # whether each solve of a decision gets only its share of the budget
+    _spread_play = False  # ... of a card to play
 
     def __init__(
         self, seed: int | None = 0, effort: Effort | None = None, tt_mb: int = 16, threads: int = 1
@@ -204,6 +205,7 @@ class SamplingPlayer(Player):
         deadline: float = 0.0,
         parallel: bool = True,
         calls_per_layout: int = 1,
+        spread: bool | None = None,
     ) -> list[_R | None]:
         """``solve(budget, world)`` for each layout in turn while its thread's budget (and
         the deadline) lasts, the results in layout order (None: not reached).
@@ -215,13 +217,14 @@ class SamplingPlayer(Player):
         pass the interpreter lock to and fro. What a share solves depends on its layouts and
         its budget only, never on how fast the others run, so both ways decide alike.
         ``calls_per_layout`` is the solver calls ``solve`` makes per layout, for a spread
-        budget's shares (:attr:`_spread`)."""
+        budget's shares (``spread``, by default :attr:`_spread`)."""
         used = max(1, min(self.threads, len(worlds)))
         nodes = self.effort.node_budget // used
         stopping = threading.Event()  # set at Ctrl-C or an error: start no other layout
+        shares = self._spread if spread is None else spread
 
         def work(t: int) -> list[_R | None]:
-            budget = SolveBudget(self._solvers[t], nodes, deadline, self._spread)
+            budget = SolveBudget(self._solvers[t], nodes, deadline, shares)
             budget.pending = len(worlds[t::used]) * calls_per_layout
             out: list[_R | None] = []
             for world in worlds[t::used]:
@@ -508,6 +511,7 @@ class SamplingPlayer(Player):
             deadline,
             parallel=len(view.hand) > self.effort.late_from,
             calls_per_layout=calls_per_layout,
+            spread=self._spread_play,
         )
         return results, weights
 

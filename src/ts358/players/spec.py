@@ -34,7 +34,10 @@ Settings, each ``name=whole number``, separated by ``:``:
 - ``selfish`` (expert only): from this many cards in hand down, value each card by the
   deal played on in each layout with every seat playing its own double-dummy best card
   (the others as players each out for itself, not two playing together); 0 (the
-  default): never.
+  default): never;
+- ``play_shares`` (expert only): 1 (the default) to give each layout of a card to play its
+  share of the node budget, counting the layouts cut short by their bounds; 0 to solve them
+  in turn while the budget lasts, as the hard player does.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -80,6 +83,7 @@ _EXPERT_ONLY = {
     "solver_inference": 0,
     "inference_layouts": 0,
     "selfish": 0,
+    "play_shares": 1,
 }
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
@@ -97,6 +101,7 @@ _LIMITS = {
     "solver_inference": 32,
     "inference_layouts": 64,
     "selfish": 16,
+    "play_shares": 1,
 }
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
@@ -187,6 +192,7 @@ class PlayerSpec:
                 solver_inference=own["solver_inference"],
                 inference_layouts=own["inference_layouts"],
                 selfish=own["selfish"],
+                play_shares=bool(own["play_shares"]),
             )
         return SamplingPlayer(seed, effort, threads=count)
 

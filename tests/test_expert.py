@@ -534,19 +534,20 @@ def test_the_solver_can_be_switched_off_for_the_exchange():
     assert solved != rule_of_thumb
 
 
-def test_without_play_shares_the_layouts_of_a_card_are_solved_in_turn_as_hard_does():
-    # The first card of a deal, which the light budget cannot solve on one layout: with its
-    # shares every layout counts by what it proved; without, the first spends the budget.
+def test_by_default_the_layouts_of_a_card_are_solved_in_turn_as_hard_does():
+    # The first card of a deal, which the light budget cannot solve on one layout: by
+    # default the first layout spends the budget, as hard's; with shares every layout
+    # counts by what it proved.
     for seed in (0, 2):
         view = recorded_view(seed, DecisionKind.PLAY)
         hard = SamplingPlayer(2, effort=LIGHT, tt_mb=4, threads=1).estimate_play(view)
-        in_turn = ExpertPlayer(
-            2, effort=LIGHT, tt_mb=4, threads=1, inference=False, play_shares=False
+        in_turn = ExpertPlayer(2, effort=LIGHT, tt_mb=4, threads=1, inference=False)
+        shared = ExpertPlayer(
+            2, effort=LIGHT, tt_mb=4, threads=1, inference=False, play_shares=True
         )
-        shared = ExpertPlayer(2, effort=LIGHT, tt_mb=4, threads=1, inference=False)
         assert in_turn.estimate_play(view) == hard
         assert hard.solved + hard.bounded < LIGHT.play_early
         every = shared.estimate_play(view)
         assert every.solved + every.bounded == LIGHT.play_early
-    assert make_player("expert:play_shares=0")._spread_play is False
-    assert make_player("expert")._spread_play is True
+    assert make_player("expert:play_shares=1")._spread_play is True
+    assert make_player("expert")._spread_play is False

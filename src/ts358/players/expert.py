@@ -5,15 +5,17 @@ its discard only on layouts it solves exactly within its budget, which whole dea
 allow (no-tricks almost never), and falls back on rule-of-thumb play-outs; it gives in the
 exchange by rule of thumb. The expert differs in three ways:
 
-- **Every layout counts.** Each solve of a decision gets its share of the node budget
+- **Every layout counts** in the game choice, the discard and the exchange. Each solve of
+  such a decision gets its share of the node budget
   (``budget // solves still to come``), so a hard layout cannot starve the rest, and a solve
   stopped by its share answers with the bounds it proved (``Solver.bounds``). A whole deal
   not solved exactly is valued inside the interval the solver proved, where deals like it
   were found to lie (:func:`bounded_estimate`, fitted offline by
-  ``tools/bounded_estimates.py`` on the data in ``tools/data/``). (Play counts a bounded
-  layout by the middle of each card's interval, as the hard player does; with
-  ``play_shares=False`` the layouts of a card are solved in turn while the budget lasts,
-  as the hard player solves them.)
+  ``tools/bounded_estimates.py`` on the data in ``tools/data/``). A card to play is
+  valued as the hard player values it: its layouts solved in turn while the budget lasts,
+  the one the budget runs out in counted by the middle of each card's interval; shares
+  there (``play_shares=True``) measured worse, since early in a deal a share proves too
+  little of any layout (docs/play.md).
 - **The game from the first six cards** is valued so: for each game still available, the
   chooser's score on each sampled layout of the ten cards still to come, the talon and the
   others' hands, after taking the talon and discarding by rule of thumb.
@@ -180,7 +182,7 @@ class ExpertPlayer(SamplingPlayer):
         solver_inference: int = 0,
         inference_layouts: int = 0,
         selfish: int = 0,
-        play_shares: bool = True,
+        play_shares: bool = False,
     ) -> None:
         super().__init__(seed, effort or EXPERT_EFFORT, tt_mb, threads)
         self._spread_play = play_shares

@@ -35,9 +35,9 @@ Settings, each ``name=whole number``, separated by ``:``:
   deal played on in each layout with every seat playing its own double-dummy best card
   (the others as players each out for itself, not two playing together); 0 (the
   default): never;
-- ``play_shares`` (expert only): 1 (the default) to give each layout of a card to play its
-  share of the node budget, counting the layouts cut short by their bounds; 0 to solve them
-  in turn while the budget lasts, as the hard player does.
+- ``play_shares`` (expert only): 1 to give each layout of a card to play its share of the
+  node budget, counting the layouts cut short by their bounds; 0 (the default) to solve
+  them in turn while the budget lasts, as the hard player does.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -83,7 +83,7 @@ _EXPERT_ONLY = {
     "solver_inference": 0,
     "inference_layouts": 0,
     "selfish": 0,
-    "play_shares": 1,
+    "play_shares": 0,
 }
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)

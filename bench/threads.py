@@ -17,7 +17,6 @@ import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 from ts358 import Contract, Position
-from ts358.analysis._parallel import helper_solvers
 from ts358.analysis.solve import new_solver, solve
 
 
@@ -33,7 +32,7 @@ def main() -> int:
     deals = 4 if args.quick else args.deals
     contracts = [Contract.parse(c) for c in args.contracts.split(",")]
     solver = new_solver(64)
-    helpers = helper_solvers(solver, args.threads)
+    helpers = solver.helpers(args.threads)
     rows = []
     for contract in contracts:
         one_s, many_s, ratios, agree = [], [], [], 0

@@ -31,20 +31,19 @@ cdef class Solver:
     entries (half the table's worth of them given up for room within one value's search)
     makes it grow fourfold, up to ``grow_mb`` megabytes, keeping its entries: the few deals
     that need a large table get one, the rest keep the small one. Where other solvers use
-    the table too (``table_of``), the search stops instead (:attr:`grow_wanted`) for the
-    caller to let them go (:meth:`detach`) and grow it (:meth:`grow`). The table stays
-    grown until the solver is freed. Every ``check_every`` nodes the search looks at
-    Ctrl-C, the deadline and the node limit, and calls the progress callback.
+    the table too (:meth:`helpers`, ``table_of``), the search stops instead
+    (:attr:`grow_wanted`) for the caller to let them go (:meth:`release_helpers`,
+    :meth:`detach`) and grow it (:meth:`grow`). The table is freed with the last solver
+    that uses it. Every ``check_every`` nodes the search looks at Ctrl-C, the deadline and
+    the node limit, and calls the progress callback.
     """
     cdef SolverState st
-    cdef object __weakref__     # the helpers of a threaded solve are kept by weak key
-    cdef int borrowers          # solvers using this one's table (table_of)
+    cdef object __weakref__     # lets tests see that a dropped solver is freed
+    cdef list _helpers          # solvers on this one's table, kept for the next threaded solve
     cdef bint busy
-    cdef Solver owner           # the solver whose table this one uses, or None (its own)
 
     def __cinit__(self, int tt_mb=64, *, int grow_mb=0, int64_t check_every=65536,
                   Solver table_of=None):
-        cdef size_t nbuckets
         if tt_mb < 1:
             raise ValueError(f"tt_mb must be at least 1, not {tt_mb}")
         if grow_mb and grow_mb < tt_mb:
@@ -56,33 +55,22 @@ cdef class Solver:
         self.st.check_every = check_every
         self.st.nodes = 0
         self.busy = False
+        self._helpers = []
         self.st.cut = <uint32_t*>calloc(1 << CUT_BITS, sizeof(uint32_t))
         if self.st.cut == NULL:
             raise MemoryError("cannot allocate the cut-off cache")
         if table_of is not None:
-            # The table of another solver, for threads that search together: it stays
-            # alive while this solver does.
-            self.owner = table_of.owner if table_of.owner is not None else table_of
-            self.st.tt = self.owner.st.tt
-            self.st.heads = self.owner.st.heads
-            self.st.epoch = self.owner.st.epoch
-            self.st.tt_buckets = self.st.grow_to = self.owner.st.tt_buckets
-            self.owner.borrowers += 1
-            return
-        nbuckets = _buckets_in(tt_mb)
-        self.st.grow_to = max(nbuckets, _buckets_in(grow_mb))
-        self.st.tt = <TTEntry*>ts_table_alloc(nbuckets * BUCKET * sizeof(TTEntry))
-        self.st.heads = <uint32_t*>calloc(nbuckets, sizeof(uint32_t))
-        if self.st.tt == NULL or self.st.heads == NULL:
-            raise MemoryError("cannot allocate the transposition table")
-        # Entries are read only below their bucket's live count, so they need no zeroing;
-        # it touches every page now, so that solves do not pay the first touch of each
-        # page (docs/solver.md, Log: table).
-        memset(self.st.tt, 0, nbuckets * BUCKET * sizeof(TTEntry))
-        self.st.tt_buckets = nbuckets
-        self.st.epoch = 1
-        self.st.nodes = 0
-        self.busy = False
+            # The table of another solver, for threads that search together.
+            if table_of.st.table == NULL:
+                raise ValueError("table_of has no table any more (detach)")
+            self.st.table = table_of.st.table
+            self.st.table.users += 1
+        else:
+            self.st.table = _table_new(_buckets_in(tt_mb))
+            if self.st.table == NULL:
+                raise MemoryError("cannot allocate the transposition table")
+            self.st.grow_to = _buckets_in(grow_mb)
+        self._attach()
 
     def __init__(self, int tt_mb=64, *, int grow_mb=0, int64_t check_every=65536,
                  Solver table_of=None):
@@ -91,14 +79,29 @@ cdef class Solver:
     def __dealloc__(self):
         free(self.st.cut)
         self.st.cut = NULL
-        if self.owner is not None:
-            self.owner.borrowers -= 1
-            return              # the owner frees the table
-        if self.st.tt != NULL:
-            ts_table_free(self.st.tt)
+        if self.st.table != NULL:
+            _table_release(self.st.table)
+            self.st.table = NULL
+
+    cdef void _attach(self) noexcept:
+        """Copy the table's values into the search state (they change when it grows or is
+        cleared, possibly through another solver)."""
+        cdef Table* t = self.st.table
+        if t == NULL:
             self.st.tt = NULL
-        free(self.st.heads)
-        self.st.heads = NULL
+            self.st.heads = NULL
+            self.st.tt_buckets = self.st.grow_to = 0
+            return
+        self.st.tt = t.tt
+        self.st.heads = t.heads
+        self.st.tt_buckets = t.buckets
+        self.st.epoch = t.epoch
+        if self.st.grow_to < t.buckets:
+            self.st.grow_to = t.buckets
+
+    cdef bint _alone(self) noexcept:
+        """Whether no other solver uses this one's table (it may then move: grow)."""
+        return self.st.table != NULL and self.st.table.users == 1 and not self.st.shared
 
     @property
     def nodes(self):
@@ -113,7 +116,7 @@ cdef class Solver:
     @property
     def tt_bytes(self):
         """Bytes allocated for the transposition table now (it may have grown)."""
-        return _bytes_of(self.st.tt_buckets)
+        return _bytes_of(self.st.table.buckets) if self.st.table != NULL else 0
 
     @property
     def grow_mb(self):
@@ -123,20 +126,38 @@ cdef class Solver:
 
     @grow_mb.setter
     def grow_mb(self, int mb):
+        self._attach()
         self.st.grow_to = max(_buckets_in(mb), self.st.tt_buckets)
 
+    def helpers(self, int count):
+        """This solver and ``count - 1`` helpers searching its table, for as many threads.
+        The helpers are kept with this solver for the next call (and freed with it); they
+        hold no reference to it, so dropping it frees them and the table."""
+        if count < 1:
+            raise ValueError(f"count must be at least 1, not {count}")
+        if self.st.table == NULL:
+            raise RuntimeError("this Solver has no table any more (detach)")
+        while len(self._helpers) < count - 1:
+            self._helpers.append(Solver(check_every=self.st.check_every, table_of=self))
+        return [self, *self._helpers[: count - 1]]
+
+    def release_helpers(self):
+        """Let go of the helpers :meth:`helpers` made (:meth:`detach`), so that the table
+        may grow; the next call of :meth:`helpers` makes new ones."""
+        helpers, self._helpers = self._helpers, []
+        for helper in helpers:
+            helper.detach()
+
     def detach(self):
-        """Stop using another solver's table (``table_of``), so that it may grow; this
-        solver cannot search any more."""
-        if self.owner is None:
-            return
+        """Stop using the table, so that the other solvers on it may grow it (a solver
+        made with ``table_of``, or a helper); this solver cannot search any more."""
         if self.busy:
             raise RuntimeError("this Solver is already solving (use one Solver per thread)")
-        self.owner.borrowers -= 1
-        self.owner = None
-        self.st.tt = NULL
-        self.st.heads = NULL
-        self.st.tt_buckets = self.st.grow_to = 0
+        self.release_helpers()
+        if self.st.table != NULL:
+            _table_release(self.st.table)
+            self.st.table = NULL
+        self._attach()
 
     @property
     def grow_wanted(self):
@@ -153,11 +174,12 @@ cdef class Solver:
         cdef uint64_t nb = self.st.grow_to
         if tt_mb:
             nb = _buckets_in(tt_mb)
-        if self.owner is not None or self.borrowers or self.st.shared:
+        if self.st.table != NULL and not self._alone():
             raise RuntimeError("the table is in use by other solvers: it cannot grow")
-        if nb <= self.st.tt_buckets:
-            return
         self._enter()
+        if nb <= self.st.tt_buckets:
+            self.busy = False
+            return
         ok = _tt_grow(&self.st, nb)
         self.busy = False
         if not ok:
@@ -174,13 +196,14 @@ cdef class Solver:
     def clear(self):
         """Empty the transposition table (in constant time: buckets of earlier epochs count
         as empty; the bucket heads are zeroed once every 65535 clears)."""
-        cdef Solver table = self.owner if self.owner is not None else self
+        cdef Table* t
         self._enter()
-        table.st.epoch = (table.st.epoch + 1) & 0xFFFF
-        if table.st.epoch == 0:
-            memset(table.st.heads, 0, table.st.tt_buckets * sizeof(uint32_t))
-            table.st.epoch = 1
-        self.st.epoch = table.st.epoch
+        t = self.st.table
+        t.epoch = (t.epoch + 1) & 0xFFFF
+        if t.epoch == 0:
+            memset(t.heads, 0, t.buckets * sizeof(uint32_t))
+            t.epoch = 1
+        self.st.epoch = t.epoch
         memset(self.st.cut, 0, (1 << CUT_BITS) * sizeof(uint32_t))
         self.busy = False
 
@@ -192,9 +215,10 @@ cdef class Solver:
     cdef int _enter(self) except -1:
         if self.busy:
             raise RuntimeError("this Solver is already solving (use one Solver per thread)")
-        if self.st.tt == NULL:
+        if self.st.table == NULL:
             raise RuntimeError("this Solver has no table any more (detach)")
         self.busy = True
+        self._attach()
         return 0
 
     cdef int _load(self, hands, int leader, trick, int contract, int void_rule) except -1:
@@ -309,18 +333,15 @@ cdef class Solver:
             self.busy = False
             raise
         self._limits(max_nodes, deadline, progress)
-        if self.owner is not None:
-            self.st.epoch = self.owner.st.epoch
         # The table moves when it grows: the search grows it only where no other solver
         # holds its address; elsewhere the search stops for the caller to grow it, the other
         # solvers let go (grow_wanted; see the class).
-        table = self.owner if self.owner is not None else self
         self.st.evicted = 0
         self.st.grow_at = 0
-        self.st.grow_here = self.owner is None and self.borrowers == 0 and not self.st.shared
-        if (table.st.tt_buckets < table.st.grow_to
+        self.st.grow_here = self._alone()
+        if (self.st.tt_buckets < self.st.grow_to
                 and (self.st.deadline == 0 or self.st.deadline - _monotonic() >= GROW_MARGIN)):
-            self.st.grow_at = <int64_t>(table.st.tt_buckets * BUCKET // 2)
+            self.st.grow_at = <int64_t>(self.st.tt_buckets * BUCKET // 2)
         return 0
 
     def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,

@@ -165,6 +165,17 @@ cdef inline uint64_t _code_mask(int code, const uint64_t* ends, uint64_t total) 
             - (ends[2] >> ((code >> 8) & 15)) - (ends[3] >> (code >> 12)))
 
 
+cdef struct Table:
+    # The transposition table's memory, shared by the solvers that search it (a Solver and
+    # its helpers): counted in C, not by Python references between the solvers, so that a
+    # solver dropped with its helpers frees it with no reference cycle to wait for.
+    TTEntry* tt
+    uint32_t* heads         # see SolverState.heads
+    uint64_t buckets
+    uint16_t epoch          # see SolverState.epoch
+    int users               # solvers on this table; the last one frees it
+
+
 cdef struct SolverState:
     uint64_t hands[3]
     int trick[3]
@@ -207,6 +218,8 @@ cdef struct SolverState:
     PyObject* progress      # called as progress(nodes, card, lo, hi) at each check; or NULL
     int stop_requested      # set by Solver.stop() from another thread: stop at the next
                             # check like at a deadline (abort 3)
+    Table* table            # the table searched; tt, heads, tt_buckets and epoch are its
+                            # values, copied here for the search's loads
     TTEntry* tt
     uint32_t* heads         # per bucket: the table's epoch when it was last written (an
                             # older bucket counts as empty) << 16 | how many entries are

@@ -36,6 +36,37 @@ cdef extern from *:
     void ts_table_free(void* p) noexcept nogil
 
 
+cdef Table* _table_new(uint64_t nbuckets) noexcept:
+    """A table of nbuckets buckets with one user, or NULL if the memory cannot be had."""
+    cdef Table* t = <Table*>calloc(1, sizeof(Table))
+    if t == NULL:
+        return NULL
+    t.tt = <TTEntry*>ts_table_alloc(nbuckets * BUCKET * sizeof(TTEntry))
+    t.heads = <uint32_t*>calloc(nbuckets, sizeof(uint32_t))
+    if t.tt == NULL or t.heads == NULL:
+        _table_release(t)
+        return NULL
+    # Entries are read only below their bucket's live count, so they need no zeroing;
+    # it touches every page now, so that solves do not pay the first touch of each
+    # page (docs/solver.md, Log: table).
+    memset(t.tt, 0, nbuckets * BUCKET * sizeof(TTEntry))
+    t.buckets = nbuckets
+    t.epoch = 1
+    t.users = 1
+    return t
+
+
+cdef void _table_release(Table* t) noexcept:
+    """One user fewer; the last frees the memory."""
+    t.users -= 1
+    if t.users > 0:
+        return
+    if t.tt != NULL:
+        ts_table_free(t.tt)
+    free(t.heads)
+    free(t)
+
+
 cdef inline uint64_t _mix64(uint64_t x) noexcept nogil:
     x ^= x >> 31
     x *= <uint64_t>0x9E3779B97F4A7C15
@@ -381,7 +412,7 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
     """Move the table into one of nb buckets, keeping its entries: each goes to the first
     bucket with room in its position's first chain, which the probe always scans (an entry
     that finds no room is dropped, which costs a search, never a wrong value). 0 if the
-    memory could not be had: the table stays as it was."""
+    memory could not be had: the table stays as it was. Only for a table st alone uses."""
     cdef uint64_t ob, bi, h
     cdef TTEntry* old = st.tt
     cdef uint32_t* old_heads = st.heads
@@ -397,9 +428,9 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
         free(heads)
         return 0
     memset(fresh, 0, nb * BUCKET * sizeof(TTEntry))
-    st.tt = fresh
-    st.heads = heads
-    st.tt_buckets = nb
+    st.tt = st.table.tt = fresh
+    st.heads = st.table.heads = heads
+    st.tt_buckets = st.table.buckets = nb
     for ob in range(old_n):
         live = old_heads[ob] & 0xFF if (old_heads[ob] >> 16) == st.epoch else 0
         for i in range(live):

@@ -328,6 +328,49 @@ def test_a_table_other_solvers_use_stops_the_search_to_grow_and_not_near_a_deadl
     assert lo <= v <= hi and not grown(near)
 
 
+def test_a_solver_with_helpers_is_freed_with_them():
+    """A solver that made helpers for threads is freed as soon as it is dropped, helpers and
+    table with it: no reference cycle (the garbage collector is off), no registry keeping
+    it (issue 38: every reviewed deal used to keep its 32 MB table)."""
+    import gc
+    import weakref
+
+    pos = random_position(random.Random(11), 5, contract=H)
+    expected = Solver().value(*pos, 0)
+    gc.disable()
+    try:
+        owner = Solver(1)
+        helpers = owner.helpers(3)
+        assert helpers[0] is owner and len(helpers) == 3
+        assert owner.helpers(2) == helpers[:2]  # kept, not made again
+        gone = [weakref.ref(s) for s in helpers]
+        kept = helpers[2]
+        del owner, helpers
+        assert [r() is None for r in gone] == [True, True, False]
+        # A helper someone still holds keeps the table alive and searches it.
+        assert kept.value(*pos, 0) == expected
+        del kept
+        assert gone[2]() is None
+    finally:
+        gc.enable()
+
+
+def test_helpers_let_go_leave_the_table_to_grow():
+    owner = Solver(1, grow_mb=4)
+    first = owner.helpers(2)[1]
+    with pytest.raises(RuntimeError, match="in use by other solvers"):
+        owner.grow()
+    owner.release_helpers()
+    with pytest.raises(RuntimeError, match="no table any more"):
+        first.value(*random_position(random.Random(2), 3), 0)
+    owner.grow()
+    assert owner.tt_bytes > 3 << 20
+    second = owner.helpers(2)[1]
+    assert second is not first and second.tt_bytes == owner.tt_bytes
+    with pytest.raises(ValueError, match="count must be at least 1"):
+        owner.helpers(0)
+
+
 def test_a_growth_limit_below_the_table_is_refused():
     with pytest.raises(ValueError, match="grow_mb must be 0 or at least tt_mb"):
         Solver(tt_mb=8, grow_mb=4)

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ts358 import _core358
-from ts358.analysis._parallel import helper_solvers, release_helpers, run_tasks
+from ts358.analysis._parallel import run_tasks
 from ts358.batch.pool import default_workers
 from ts358.cards import Card, CardSet
 from ts358.position import Position
@@ -284,8 +284,8 @@ def solve(
         max_nodes: stop after about this many nodes in all; None: no limit. Unlike a time
             limit, the same budget stops at the same place on every machine.
         threads: search on this many threads (default: the cores this process may use),
-            each with its own table (the helpers' tables are kept with ``solver`` for the
-            next solve). Positions of fewer than 9 tricks use one: they solve in
+            searching one table (the helpers are kept with ``solver`` for the next solve,
+            ``Solver.helpers``). Positions of fewer than 9 tricks use one: they solve in
             milliseconds. Exact values are the same for any number of threads; limited
             solves are reproducible (``max_nodes``) with one thread only.
         progress: called a few hundred times a second during a long solve with a
@@ -389,7 +389,7 @@ class _Search:
         self.position = position
         self.solver = solver
         self.threads = threads
-        self.solvers = helper_solvers(solver, threads) if threads > 1 else [solver]
+        self.solvers = solver.helpers(threads)
         for s in self.solvers:
             s.reset_stats()
         self.counted = 0  # the nodes of helpers let go (grow_table)
@@ -416,12 +416,12 @@ class _Search:
         made again on the grown table."""
         self.grow_wanted = False
         self.counted += sum(int(s.nodes) for s in self.solvers[1:])
-        release_helpers(self.solver)
+        self.solver.release_helpers()
         try:
             self.solver.grow()
         except (MemoryError, RuntimeError):
             self.solver.grow_mb = 0  # the table stays as it is, and stops asking
-        self.solvers = helper_solvers(self.solver, self.threads)
+        self.solvers = self.solver.helpers(self.threads)
         for s in self.solvers:
             s.stop(False)  # asked of every solver by _check_growth
         for s in self.solvers[1:]:

@@ -89,7 +89,11 @@ def test_kurnik_rules(tmp_path):
         ),
         (
             ["--auto", "--analysis-time", "-1"],
-            ("Invalid value for '--analysis-time'", "at least 0", "not -1"),
+            ("Invalid value for '--analysis-time'", "seconds from 0 to 1000000", "not '-1'"),
+        ),
+        (
+            ["--auto", "--analysis-time", "1" + "0" * 400],
+            ("Invalid value for '--analysis-time'", "seconds from 0 to 1000000", "not '1000"),
         ),
         (["--auto", "--colour"], ("No such option: --colour",)),
         # Rules of the command and files it can't use.

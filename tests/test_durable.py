@@ -7,6 +7,7 @@ dangling link among the saves, is one line and exit 2 before play starts."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -350,3 +351,56 @@ def test_resume_last_skips_a_dangling_symbolic_link(home):
     alone = invoke(["--resume", "last"])
     assert "--resume last: no saved match in" in one_error_line(alone)
     assert os.path.islink(home / "saves" / "zzz.json")
+
+
+@pytest.mark.parametrize("key", ["analysis_seconds", "pace"])
+def test_a_save_with_a_huge_number_is_one_line_on_resume(home, key):
+    # JSON reads an int of any length; one of 400 digits was a traceback (exit 1).
+    assert invoke(["--deals", "3", "--seed", "4"], "quit\n").exit_code == 0
+    path = only_save(home)
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    data["settings"][key] = 10**400
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for target in (str(path), "last"):
+        line = one_error_line(invoke(["--resume", target]))
+        assert str(path) in line and f"key '{key}' must be a number of seconds" in line
+
+
+def test_an_interrupted_write_leaves_nothing_once_the_folder_is_used_again(home):
+    assert invoke(["--deals", "3", "--seed", "5"], "quit\n").exit_code == 0
+    path = only_save(home)
+    folder = path.parent
+    # What a write killed between its temporary file and the rename leaves, for this save
+    # and for one that never got its first write.
+    stale = [folder / f".{path.name}.k1l2m3.tmp", folder / ".20260101-000000-9.json.x.tmp"]
+    for tmp in stale:
+        tmp.write_text('{"format": "ts358-save/2", "dec', encoding="utf-8")
+    # A write going on in another process (it holds the save's lock) keeps its file.
+    other = folder / "20260101-000000-8.json"
+    busy = folder / f".{other.name}.abc.tmp"
+    busy.write_text("{", encoding="utf-8")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(other)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        again = invoke(["--resume", "last"], "quit\n")
+        assert again.exit_code == 0, again.stderr
+        assert not any(tmp.exists() for tmp in stale) and busy.exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    # Once the other process is gone, its file is stale too: a new match clears it.
+    assert invoke(["--deals", "3", "--seed", "6"], "quit\n").exit_code == 0
+    assert not busy.exists()
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []
+
+
+HOLD_LOCK = """
+import sys, time
+from ts358.session.saves import SaveLock
+lock = SaveLock(sys.argv[1])
+print("locked", flush=True)
+time.sleep(60)
+"""

@@ -207,7 +207,13 @@ def test_a_resumed_match_keeps_the_language_and_the_options(home):
     assert first.exit_code == 0 and "Rozdanie 1 z 3" in first.stdout
     (path,) = (home / "saves").glob("*.json")
     settings = json.loads(path.read_text())["settings"]
-    assert settings == {"lang": "pl", "ascii": True, "analysis": False, "analysis_seconds": 3.0}
+    assert settings == {
+        "lang": "pl",
+        "ascii": True,
+        "analysis": False,
+        "analysis_seconds": 3.0,
+        "pace": 0.8,
+    }
     # The locale says English: Polish, letters and no analysis come from the save.
     steps, _ = human_script(seed)
     deal_1 = [a for _, view, a in steps if view.deal_number == 1]
@@ -220,7 +226,13 @@ def test_a_resumed_match_keeps_the_language_and_the_options(home):
     third = run_cli(["play", "--resume", "last", "--lang", "cs", "--no-ascii"], input="quit\n")
     assert "Pokračuje partie" in third.stdout and any(s in third.stdout for s in "♠♥♦♣")
     settings = json.loads(path.read_text())["settings"]
-    assert settings == {"lang": "cs", "ascii": False, "analysis": False, "analysis_seconds": 3.0}
+    assert settings == {
+        "lang": "cs",
+        "ascii": False,
+        "analysis": False,
+        "analysis_seconds": 3.0,
+        "pace": 0.8,
+    }
     fourth = run_cli(["play", "--resume", "last", "--analysis"], input="quit\n")
     assert fourth.exit_code == 0 and "Pokračuje partie" in fourth.stdout
     assert json.loads(path.read_text())["settings"]["analysis"] is True

@@ -106,8 +106,14 @@ def rewrite(path, data):
         (lambda d: d["settings"].update(lang="de"), "settings: key 'lang' must be en, pl, cs"),
         (lambda d: d["settings"].update(ascii="yes"), "settings: key 'ascii' has the wrong type"),
         (lambda d: d["settings"].update(analysis=1), "settings: key 'analysis' has the wrong"),
-        (lambda d: d["settings"].update(analysis_seconds=-1), "'analysis_seconds' must be a"),
+        (
+            lambda d: d["settings"].update(analysis_seconds=-1),
+            "'analysis_seconds' must be a number of seconds",
+        ),
         (lambda d: d["settings"].update(analysis_seconds=True), "'analysis_seconds' must be"),
+        (lambda d: d["settings"].update(analysis_seconds=10**400), "'analysis_seconds' must be"),
+        (lambda d: d["settings"].update(pace=10**400), "'pace' must be a number of seconds"),
+        (lambda d: d["settings"].update(pace=float("nan")), "'pace' must be a number of seconds"),
         (lambda d: d["settings"].update(analysis_seconds="10"), "'analysis_seconds' must be"),
     ],
 )
@@ -165,7 +171,7 @@ def test_to_json_from_json_in_memory():
 
 
 def test_the_settings_are_kept_and_each_key_is_optional(tmp_path):
-    settings = PlaySettings(lang="pl", ascii=True, analysis=False, analysis_seconds=2.5)
+    settings = PlaySettings(lang="pl", ascii=True, analysis=False, analysis_seconds=2.5, pace=1.5)
     path = write_save(tmp_path / "s.json", SavedMatch(played(5, 40), "k", 0, "hard", settings))
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["settings"] == {
@@ -173,13 +179,14 @@ def test_the_settings_are_kept_and_each_key_is_optional(tmp_path):
         "ascii": True,
         "analysis": False,
         "analysis_seconds": 2.5,
+        "pace": 1.5,
     }
     assert read_save(path).settings == settings
     # A save written before the settings were kept has none: the defaults, as then.
     del data["settings"]
     assert read_save(rewrite(path, data)).settings == PlaySettings()
-    assert PlaySettings() == PlaySettings(None, False, True, 10.0)
-    for key, value in (("lang", "cs"), ("lang", None), ("analysis_seconds", 0)):
+    assert PlaySettings() == PlaySettings(None, False, True, 10.0, 0.8)
+    for key, value in (("lang", "cs"), ("lang", None), ("analysis_seconds", 0), ("pace", 5)):
         back = read_save(rewrite(path, dict(data, settings={key: value})))
         assert back.settings == PlaySettings(**{key: value})
 

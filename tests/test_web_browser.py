@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 import time
 from pathlib import Path
 
 import pytest
-import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
-from ts358.web.app import create_app
-from ts358.web.lobby import Lobby
-from ts358.web.server import bind
+from web_support import live_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 WAIT_MS = 60_000
@@ -43,20 +39,10 @@ def browser():
 
 @pytest.fixture
 def server(tmp_path, monkeypatch):
-    """A uvicorn server on a free port of 127.0.0.1, its data in a temporary folder."""
+    """A server on a free port of 127.0.0.1, its data in a temporary folder."""
     monkeypatch.setenv("TS358_HOME", str(tmp_path))
-    sock = bind("127.0.0.1", 0)
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    app = create_app(Lobby(tmp_path / "saves"), base_url=url, lang="en")
-    running = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.02)
-    yield url
-    running.should_exit = True
-    thread.join(10)
-    sock.close()
+    with live_server(tmp_path / "saves") as running:
+        yield running.url
 
 
 @pytest.fixture

@@ -1,13 +1,26 @@
 """Shared by the web tests: what a seat may know, computed from the engine itself (not from
-ts358.web), the cards a message mentions, and a scripted player for the protocol."""
+ts358.web), the cards a message mentions, a scripted player for the protocol, and a real
+server on a free port."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
 
 from ts358.cards import DECK, Card
 from ts358.match import Match
+from ts358.web.app import create_app
+from ts358.web.lobby import Lobby
+from ts358.web.server import bind, public_url, server_config
 
 # A card in the project's notation (AS, TH) as a whole string, or with a suit symbol inside
 # a sentence (A♠, 10♥: the way the texts write cards).
@@ -89,3 +102,33 @@ def send(socket, message) -> None:
 
 def receive(socket) -> dict:
     return json.loads(socket.receive_text())
+
+
+@contextlib.contextmanager
+def live_server(folder: Path, host: str = "127.0.0.1", **options: Any) -> Iterator[LiveServer]:
+    """A ts358 server configured as ``ts358 serve`` configures it (:func:`server_config`),
+    on a free port of ``host``, its saves in ``folder``, served from a thread until the
+    block ends; ``options`` go to :func:`create_app`."""
+    sock = bind(host, 0)
+    port = sock.getsockname()[1]
+    url = public_url("127.0.0.1" if host in ("::", "0.0.0.0") else host, port)
+    lobby = Lobby(folder)
+    app = create_app(lobby, base_url=url, lang="en", **options)
+    running = uvicorn.Server(server_config(app))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.02)
+    try:
+        yield LiveServer(url, port, lobby)
+    finally:
+        running.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class LiveServer:
+    url: str
+    port: int
+    lobby: Lobby

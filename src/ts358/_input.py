@@ -11,6 +11,7 @@ own syntax errors as before.
 from __future__ import annotations
 
 import json
+import math
 import re
 import reprlib
 import sys
@@ -28,6 +29,7 @@ __all__ = [
     "QUOTE_CHARS",
     "InputError",
     "TOMLDecodeError",
+    "number",
     "parse_json",
     "parse_toml",
     "quote",
@@ -79,6 +81,55 @@ def quote(value: object) -> str:
     """
     text = _SHORT.repr(value)
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 3] + "..."
+
+
+def number(
+    value: object,
+    low: float,
+    high: float,
+    *,
+    whole: bool = False,
+    unit: str = "",
+    given: str | None = None,
+) -> float:
+    """``value`` checked as a number read from outside (a file, a form, a message): an int
+    or a float (never a bool), finite, from ``low`` to ``high``; with ``whole``, an int.
+    ``unit`` (``"seconds"``) is named in the refusal, which quotes ``given`` (the text the
+    number was read from, when there was one) or else the value.
+    The one check every such number passes before it is used: a huge int (JSON and TOML
+    read any number of digits) is compared, never converted, so it can't overflow.
+
+    Raises:
+        InputError: saying what was expected and quoting what was given, for the caller to
+            prefix with where it was read (``key 'pace' must be ...``).
+
+    >>> number(2, 0, 5), number(0.5, 0, 5)
+    (2, 0.5)
+    >>> number(10**400, 0, 3600)
+    Traceback (most recent call last):
+    ...
+    ts358._input.InputError: must be a number from 0 to 3600, not <a number of 1329 bits>
+    >>> number(-1, 0, 1e6, unit="seconds")
+    Traceback (most recent call last):
+    ...
+    ts358._input.InputError: must be a number of seconds from 0 to 1000000, not -1
+    """
+    kinds = (int,) if whole else (int, float)
+    if (
+        not isinstance(value, kinds)
+        or isinstance(value, bool)
+        or (isinstance(value, float) and not math.isfinite(value))
+        or not low <= value <= high
+    ):
+        what = ("a whole number" if whole else "a number") + (f" of {unit}" if unit else "")
+        shown = quote(value if given is None else given)
+        raise InputError(f"must be {what} from {_plain(low)} to {_plain(high)}, not {shown}")
+    return value
+
+
+def _plain(bound: float) -> str:
+    """A bound as people write it: 1000000, not 1e+06."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
 
 
 def read_input(file: str | PathLike[str] | BinaryIO) -> str:

@@ -16,17 +16,17 @@ parser on the default as well, so options with a parser default to ``None`` too.
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
 
-from ts358._input import quote
+from ts358._input import InputError, number, quote
 from ts358.cards import NotationError
 from ts358.cli.app import CommandError
 from ts358.players import LEVELS, PlayerSpec
 from ts358.rules import Contract, Role, VoidRule, check_match_length
+from ts358.session.saves import MAX_ANALYSIS_SECONDS
 from ts358.session.texts import LANGUAGES
 
 __all__ = [
@@ -95,21 +95,20 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
     return parse
 
 
+MAX_SECONDS = MAX_ANALYSIS_SECONDS
+"""The longest time an option takes (11 days): anything longer is a typo."""
+
+
 def seconds(text: str | float) -> float:
-    """A time in seconds: a finite number, 0 or more."""
+    """A time in seconds: a number from 0 to :data:`MAX_SECONDS`."""
     try:
         value = float(str(text).strip())
     except ValueError:
         raise typer.BadParameter(f"not a number: {quote(text)}") from None
-    if not math.isfinite(value):
-        raise typer.BadParameter(f"not a finite number: {quote(text)}")
-    if value < 0:
-        raise typer.BadParameter(f"must be at least 0, not {value:g}")
-    return value
-
-
-MAX_SECONDS = 1e6
-"""The longest time limit an option takes (11 days): anything longer is a typo."""
+    try:
+        return float(number(value, 0, MAX_SECONDS, unit="seconds", given=str(text).strip()))
+    except InputError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def time_limit(text: str | float) -> float:
@@ -122,8 +121,6 @@ def time_limit(text: str | float) -> float:
         raise
     if value <= 0:
         raise typer.BadParameter(f"must be more than 0 seconds, not {value:g}")
-    if value > MAX_SECONDS:
-        raise typer.BadParameter(f"must be at most {MAX_SECONDS:g} seconds, not {value:g}")
     return value
 
 

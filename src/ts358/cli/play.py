@@ -32,6 +32,7 @@ from ts358.session.saves import (
     claim_save,
     new_id,
     open_save,
+    save_files,
 )
 from ts358.session.table import render_standings, seat_names
 from ts358.view import SeatView
@@ -60,15 +61,10 @@ def _resume_path(text: str) -> Path:
     if text.strip().lower() != "last":
         return Path(text)
     folder = saves_dir()
-    saves = []
-    for path in folder.glob("*.json") if folder.is_dir() else ():
-        try:
-            saves.append((path.stat().st_mtime, path))
-        except OSError:  # e.g. a symbolic link to a file that is gone: not a save
-            continue
+    saves = save_files(folder)
     if not saves:
         raise CommandError(f"--resume last: no saved match in {folder}")
-    return max(saves)[1]
+    return saves[0]
 
 
 def _hint(view: SeatView) -> Advice[Answer]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import signal
 from typing import Annotated
 
 import typer
@@ -60,6 +61,15 @@ def serve_command(
     from ts358.web.server import ServeError, serve
 
     try:
-        serve(host, port, open_browser=open_browser, echo=typer.echo)
+        stopped = serve(host, port, open_browser=open_browser, echo=typer.echo)
     except ServeError as exc:
         raise CommandError(str(exc)) from None
+    if stopped is not None:
+        # 128 + the signal's number, as shells report it (130 after Ctrl-C, 143 after
+        # SIGTERM); every match was saved on the way out.
+        if stopped != signal.SIGINT:
+            typer.echo(
+                f"ts358 serve: stopped by {signal.Signals(stopped).name}; every match is saved",
+                err=True,
+            )
+        raise typer.Exit(128 + stopped)

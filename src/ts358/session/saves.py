@@ -35,7 +35,8 @@ Example file::
     {"format": "ts358-save/2", "id": "20260101-120000-42", "saved": "2026-01-01T12:03:00+00:00",
      "rules": {"void": "house", "exchange": true, "exchange_trumps": true}, "length": 6,
      "seed": 42, "players": ["You", "Left", "Right"], "human": 0, "level": "medium",
-     "settings": {"lang": "pl", "ascii": false, "analysis": true, "analysis_seconds": 10.0},
+     "settings": {"lang": "pl", "ascii": false, "analysis": true, "analysis_seconds": 10.0,
+                  "pace": 0.8},
      "deals_finished": 1, "totals": [2, -1, -1], "finished": false,
      "decisions": ["hearts", "2C 3C 4D 5D", "AH", "..."]}
 """
@@ -46,14 +47,13 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import json
-import math
 import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ts358._input import InputError, parse_json, quote, read_input
+from ts358._input import InputError, number, parse_json, quote, read_input
 from ts358._jsonfields import field, rules_field
 from ts358.deal import IllegalDecision
 from ts358.match import Match
@@ -61,7 +61,10 @@ from ts358.session.texts import LANGUAGES
 
 __all__ = [
     "DEFAULT_ANALYSIS_SECONDS",
+    "DEFAULT_PACE",
     "FORMAT",
+    "MAX_ANALYSIS_SECONDS",
+    "MAX_PACE",
     "PlaySettings",
     "SaveError",
     "SaveInUse",
@@ -72,6 +75,8 @@ __all__ = [
     "new_id",
     "open_save",
     "read_save",
+    "remove_stale_temporaries",
+    "save_files",
     "to_json",
     "write_save",
 ]
@@ -92,6 +97,13 @@ class SaveInUse(SaveError):
 
 DEFAULT_ANALYSIS_SECONDS = 10.0
 """The time budget of the review after each deal unless ``--analysis-time`` says otherwise."""
+MAX_ANALYSIS_SECONDS = 1e6
+"""The longest review budget a save (and ``--analysis-time``) takes: 11 days, a typo."""
+DEFAULT_PACE = 0.8
+"""Seconds between the computer players' cards at a browser table unless it is told
+otherwise (the terminal shows each card as it is played)."""
+MAX_PACE = 5.0
+"""The slowest pace of the computer players' cards, in seconds."""
 
 
 @dataclasses.dataclass
@@ -105,12 +117,14 @@ class PlaySettings:
         ascii: suits written as letters even where symbols can be shown.
         analysis: the double-dummy review after each deal.
         analysis_seconds: the time budget of each review.
+        pace: seconds between the computer players' cards at a browser table.
     """
 
     lang: str | None = None
     ascii: bool = False
     analysis: bool = True
     analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
+    pace: float = DEFAULT_PACE
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -128,23 +142,20 @@ class PlaySettings:
             raise SaveError(
                 f"settings: key 'lang' must be {', '.join(LANGUAGES)} or null, not {quote(lang)}"
             )
-        seconds = data.get("analysis_seconds", default.analysis_seconds)
-        if (
-            not isinstance(seconds, (int, float))
-            or isinstance(seconds, bool)
-            or not math.isfinite(seconds)
-            or seconds < 0
-        ):
-            raise SaveError(
-                f"settings: key 'analysis_seconds' must be a number of seconds (0 or more), "
-                f"not {quote(seconds)}"
-            )
         return cls(
             lang=lang,
             ascii=_flag(data, "ascii", default.ascii),
             analysis=_flag(data, "analysis", default.analysis),
-            analysis_seconds=float(seconds),
+            analysis_seconds=_seconds(data, "analysis_seconds", MAX_ANALYSIS_SECONDS, default),
+            pace=_seconds(data, "pace", MAX_PACE, default),
         )
+
+
+def _seconds(settings: dict[str, Any], key: str, high: float, default: PlaySettings) -> float:
+    try:
+        return float(number(settings.get(key, getattr(default, key)), 0, high, unit="seconds"))
+    except InputError as exc:
+        raise SaveError(f"settings: key {key!r} {exc}") from None
 
 
 def _flag(settings: dict[str, Any], key: str, default: bool) -> bool:
@@ -402,6 +413,7 @@ def claim_save(folder: str | Path, saved: SavedMatch) -> tuple[Path, SaveLock]:
     hold it. OSError if the folder can't be written."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(folder)
     base, n = saved.id, 1
     while True:
         match_id = base if n == 1 else f"{base}-{n}"
@@ -416,6 +428,40 @@ def claim_save(folder: str | Path, saved: SavedMatch) -> tuple[Path, SaveLock]:
             continue
         saved.id = match_id
         return path, lock
+
+
+def remove_stale_temporaries(folder: str | Path) -> list[Path]:
+    """Remove from ``folder`` the temporary files that writes of saves left behind when
+    their process was killed between writing and renaming (:func:`write_save`); returns
+    those removed. A temporary file is stale when its save's lock is free: every process
+    writes a save only while it holds that lock, so a write still going on keeps its file."""
+    removed = []
+    for tmp in Path(folder).glob(".*.json.*.tmp"):
+        save = tmp.with_name(tmp.name[1:].split(".json.", 1)[0] + ".json")
+        try:
+            with SaveLock(save):
+                tmp.unlink()
+        except (SaveInUse, OSError):  # being written, or already gone, or not ours to remove
+            continue
+        removed.append(tmp)
+    return removed
+
+
+def save_files(folder: str | Path) -> list[Path]:
+    """The saves in ``folder``, newest first (none if it does not exist); the stale
+    temporary files of interrupted writes are removed on the way
+    (:func:`remove_stale_temporaries`)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    remove_stale_temporaries(folder)
+    found = []
+    for path in folder.glob("*.json"):
+        try:
+            found.append((path.stat().st_mtime, path))
+        except OSError:  # e.g. a symbolic link to a file that is gone: not a save
+            continue
+    return [path for _, path in sorted(found, reverse=True)]
 
 
 def open_save(path: str | Path) -> tuple[SavedMatch, SaveLock]:

@@ -1,12 +1,18 @@
 """The ASGI application of ``ts358 serve`` (Starlette): the page, the start page's requests
 and one WebSocket per seat (docs/web.md).
 
-The event loop never waits on a computer player, a hint or an analysis: each runs on a worker
-thread (:func:`asyncio.to_thread`) while the loop goes on serving the other tables and
-seats. A table's changes are made under its own :class:`asyncio.Lock`, so two seats'
-messages and the computer players' answers are applied one at a time, and every seat gets
-its new state after each change. The computer players' cards come at least the table's pace
-apart (their thinking time counts towards it), so that a person can follow them.
+The event loop never waits on a computer player, a hint or an analysis: each runs on the
+server's worker threads (:mod:`ts358.web.workers`: a pool for each kind, with bounded
+queues) while the loop goes on serving the other tables and seats. A table's changes are
+made under its own :class:`asyncio.Lock`, so two seats' messages and the computer players'
+answers are applied one at a time, and every seat gets its new state after each change. The
+computer players' cards come at least the table's pace apart (their thinking time counts
+towards it), so that a person can follow them. A seat has one hint in flight at most (more
+are refused as busy at once), and a connection that sends messages faster than
+:data:`MESSAGES_PER_SECOND` is read at that pace (:class:`Flood`).
+
+A table is closed (saved, its save's lock released, its memory freed) once nobody has been
+connected to it for ``idle_seconds``, or :data:`FINISHED_SECONDS` after its match ended.
 
 The start page (new match, resume, statistics) answers only requests from this computer
 (the loopback address) that name one of the server's own host names (against DNS
@@ -42,6 +48,7 @@ from ts358.rules import MATCH_LENGTHS, VoidRule
 from ts358.session.play import SessionError
 from ts358.session.table import seat_names
 from ts358.session.texts import LANGUAGES, detect_language, t
+from ts358.view import SeatView
 from ts358.web.lobby import Lobby, LobbyError, MatchOptions
 from ts358.web.messages import advice_message, error_message, review_message, welcome_message
 from ts358.web.protocol import (
@@ -56,8 +63,20 @@ from ts358.web.protocol import (
 )
 from ts358.web.protocol import Request as SeatRequest
 from ts358.web.table import DecisionRefused, Table
+from ts358.web.workers import Busy, Workers
 
-__all__ = ["JOIN_SECONDS", "STATIC", "Room", "create_app"]
+__all__ = [
+    "BODY_SECONDS",
+    "FINISHED_SECONDS",
+    "IDLE_SECONDS",
+    "JOIN_SECONDS",
+    "MESSAGES_PER_SECOND",
+    "MESSAGE_BURST",
+    "STATIC",
+    "Flood",
+    "Room",
+    "create_app",
+]
 
 STATIC = Path(__file__).parent / "static"
 """The page: HTML, JavaScript and CSS, no build step."""
@@ -65,22 +84,83 @@ STATIC = Path(__file__).parent / "static"
 JOIN_SECONDS = 30.0
 """How long a new WebSocket may take to send its seat's token."""
 
+BODY_SECONDS = 10.0
+"""How long a request of the start page may take to send its body."""
+
+IDLE_SECONDS = 120.0
+"""How long a table stays open with nobody connected (a reload, a lost network come back
+well within it); then it is saved and closed, and resumes from the start page."""
+
+FINISHED_SECONDS = 30.0
+"""How long a finished match's table stays open with nobody connected."""
+
+MESSAGES_PER_SECOND = 20.0
+"""The pace of messages a connection may keep up (a person sends one every few seconds; a
+program playing as fast as the table answers, a few a second)."""
+
+MESSAGE_BURST = 100
+"""How many messages a connection may send at once, above that pace."""
+
 _log = logging.getLogger("ts358.web")
 _INTERNAL = "ts358 serve: internal error (the server's log says more); the match is saved"
+
+
+class Flood:
+    """How fast one connection is read: a token bucket of :data:`MESSAGE_BURST` messages
+    refilled at :data:`MESSAGES_PER_SECOND`. A message beyond it waits for its token before
+    it is read, and so do the connection's next ones (the network holds them, then the
+    sender): a flood is slowed to the pace, nothing is lost, and the other seats and tables
+    are not delayed."""
+
+    def __init__(
+        self, rate: float = MESSAGES_PER_SECOND, burst: int = MESSAGE_BURST, clock: Any = None
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock or time.monotonic
+        self.tokens = float(burst)
+        self._at = self.clock()
+
+    def delay(self) -> float:
+        """Takes a message's token: how many seconds to wait before serving it."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self._at) * self.rate) - 1
+        self._at = now
+        return max(0.0, -self.tokens / self.rate)
 
 
 class Room:
     """A table on the server: its lock, the seats' WebSockets, the task that plays the
     computer players' decisions, the hints being computed."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, workers: Workers) -> None:
         self.table = table
+        self.workers = workers
         self.lock = asyncio.Lock()
         self.sockets: dict[int, WebSocket] = {}
         self.hinting: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self._driver: asyncio.Task[None] | None = None
         self._changed = time.monotonic()
+        self.empty_since: float | None = self._changed  # nobody connected since then
+
+    def leave(self, seat: int, socket: WebSocket) -> bool:
+        """``socket`` of ``seat`` went; whether it was the seat's connection."""
+        if self.sockets.get(seat) is not socket:
+            return False
+        del self.sockets[seat]
+        self.table.connected.discard(seat)
+        if not self.sockets:
+            self.empty_since = time.monotonic()
+        return True
+
+    def idle(self, now: float, idle_seconds: float) -> bool:
+        """Whether the table is to be closed: nobody connected for ``idle_seconds``
+        (:data:`FINISHED_SECONDS` once the match is over) and nothing running."""
+        if self.sockets or self.tasks or self.empty_since is None:
+            return False
+        wait = min(idle_seconds, FINISHED_SECONDS) if self.table.match.done else idle_seconds
+        return now - self.empty_since >= wait
 
     # ------------------------------------------------------------------ sending
 
@@ -92,9 +172,7 @@ class Room:
         try:
             await socket.send_text(json.dumps(message, ensure_ascii=False))
         except (RuntimeError, OSError, WebSocketDisconnect):
-            if self.sockets.get(seat) is socket:
-                del self.sockets[seat]
-                self.table.connected.discard(seat)
+            self.leave(seat, socket)
 
     async def broadcast(self) -> None:
         """Every connected seat's state."""
@@ -131,7 +209,7 @@ class Room:
                     pending = table.computer_due()
                 if pending is None:
                     return
-                answer = await asyncio.to_thread(table.think, pending)
+                answer = await self.workers.players.run(table.think, pending)
                 wait = table.pace - (time.monotonic() - self._changed)
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -154,7 +232,11 @@ class Room:
 
     async def _review(self, result: DealResult) -> None:
         try:
-            review = await asyncio.to_thread(self.table.analyse, result)
+            review = await self.workers.reviews.run(self.table.analyse, result)
+        except Busy:
+            _log.warning("no review of deal %d: the server is busy", result.number)
+            await self.tell_all(t("web.review_busy", self.table.lang))
+            return
         except Exception:
             _log.exception("the analysis of deal %d failed", result.number)
             return
@@ -169,14 +251,12 @@ class Room:
             return review_message(review, seat, seat_names(seat, table.lang), table.lang)
         return {}
 
-    async def _hint(self, seat: int) -> None:
+    async def _hint(self, seat: int, view: SeatView, step: int) -> None:
         table = self.table
-        async with self.lock:
-            view = table.hint_view(seat)
-            step = table.step
-        self.hinting.add(seat)
         try:
-            advice = await asyncio.to_thread(Table.advise, view)
+            advice = await self.workers.hints.run(Table.advise, view)
+        except Busy:
+            raise DecisionRefused(t("web.server_busy", table.lang)) from None
         finally:
             self.hinting.discard(seat)
         if table.step == step:  # still the same decision
@@ -190,17 +270,21 @@ class Room:
         if isinstance(request, Refresh):
             await self.send(seat, table.state(seat))
         elif isinstance(request, Hint):
+            # Marked busy before anything is awaited: the seat's next message (read once
+            # this one is handled) finds the hint in flight.
             if seat in self.hinting:
                 raise DecisionRefused(t("web.hint_busy", table.lang))
-            table.hint_view(seat)  # refused now, not from the task
-            self.spawn(self._guarded(seat, self._hint(seat)))
+            view = table.hint_view(seat)  # refused now, not from the task
+            self.hinting.add(seat)
+            self.spawn(self._guarded(seat, self._hint(seat, view, table.step)))
         elif isinstance(request, Next):
             async with self.lock:
                 table.go_on(seat)
             await self.broadcast()
             self.kick()
         elif isinstance(request, Pace):
-            table.pace = request.seconds
+            async with self.lock:
+                table.set_pace(request.seconds)
             await self.broadcast()
         else:
             async with self.lock:
@@ -219,12 +303,29 @@ class Room:
             await self.send(seat, error_message(_INTERNAL))
 
 
+def _same_origin(origin: str, host: str) -> bool:
+    """Whether ``origin`` (a browser's Origin header) is the origin of a page served by
+    the request's ``host`` (its Host header): the same host name and port."""
+    page = urlsplit(origin)
+    served = urlsplit(f"//{host}")
+    try:
+        default = {"http": 80, "https": 443}.get(page.scheme)
+        return (page.hostname or "").lower() == (served.hostname or "").lower() and (
+            page.port or default
+        ) == (served.port or default)
+    except ValueError:  # a port that is not a number
+        return False
+
+
 def _loopback(request: Request) -> bool:
     host = request.client.host if request.client is not None else ""
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # A socket on "::" takes IPv4 connections too, as IPv4-mapped addresses (::ffff:127.0.0.1).
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def create_app(
@@ -233,6 +334,9 @@ def create_app(
     base_url: str = "http://127.0.0.1:8358",
     hosts: Iterable[str] = ("127.0.0.1", "localhost", "::1"),
     lang: str | None = None,
+    workers: Workers | None = None,
+    idle_seconds: float = IDLE_SECONDS,
+    sweep_seconds: float = 5.0,
 ) -> Starlette:
     """The application serving ``lobby``'s tables.
 
@@ -241,15 +345,31 @@ def create_app(
         base_url: the address the seats' links start with (where friends reach the server).
         hosts: the host names requests may name (the Host and Origin headers).
         lang: the start page's language (default: the locale's).
+        workers: the threads of the slow work (default: pools sized for this machine).
+        idle_seconds: a table nobody is connected to is closed after this long
+            (:data:`IDLE_SECONDS`).
+        sweep_seconds: how often the tables are looked at for that.
     """
     allowed = {h.strip("[]").lower() for h in hosts} | {(urlsplit(base_url).hostname or "").lower()}
     page_lang = lang or detect_language()
+    pools = workers or Workers()
     rooms: dict[Table, Room] = {}
 
     def room_of(table: Table) -> Room:
         if table not in rooms:
-            rooms[table] = Room(table)
+            rooms[table] = Room(table, pools)
         return rooms[table]
+
+    def sweep() -> None:
+        """Close the tables nobody uses any more (saved, lock released, memory freed)."""
+        now = time.monotonic()
+        for table in lobby.open_tables():
+            if room_of(table).idle(now, idle_seconds):
+                del rooms[table]
+                try:
+                    lobby.close_table(table)
+                except SessionError as exc:
+                    _log.error("%s", exc)
 
     def named_host(value: str | None) -> bool:
         return (urlsplit(f"//{value}").hostname or "").lower() in allowed if value else False
@@ -272,9 +392,19 @@ def create_app(
         return guarded
 
     async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE_BYTES:
-            raise LobbyError(f"a request of {len(raw)} bytes (at most {MAX_MESSAGE_BYTES})")
+        raw = b""
+
+        async def read() -> None:
+            nonlocal raw
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_MESSAGE_BYTES:
+                    raise LobbyError(f"a request of more than {MAX_MESSAGE_BYTES} bytes")
+
+        try:
+            await asyncio.wait_for(read(), BODY_SECONDS)
+        except asyncio.TimeoutError:
+            raise LobbyError(f"the request's body took more than {BODY_SECONDS:g} s") from None
         try:
             return parse_json(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, InputError) as exc:
@@ -295,6 +425,7 @@ def create_app(
     async def lobby_info(request: Request) -> Response:
         chosen = request.query_params.get("lang", page_lang)
         chosen = chosen if chosen in LANGUAGES else page_lang
+        saves, unreadable = lobby.saves(chosen)
         return JSONResponse(
             {
                 **welcome_message(-1, chosen),
@@ -304,7 +435,8 @@ def create_app(
                 "lengths": list(MATCH_LENGTHS),
                 "rules": [v.label for v in VoidRule],
                 "defaults": dataclasses_defaults(chosen),
-                "saves": lobby.saves(chosen),
+                "saves": saves,
+                "unreadable": unreadable,
                 "stats": lobby.statistics(chosen),
             }
         )
@@ -323,7 +455,13 @@ def create_app(
 
     async def seat_socket(socket: WebSocket) -> None:
         origin = socket.headers.get("origin")
-        if origin is not None and not named_host(urlsplit(origin).netloc):
+        # A browser always sends the page's origin: it must be this server's page (another
+        # site, or another program's page on this computer, is refused); a program that
+        # is not a browser sends none, and still needs a seat's token.
+        if origin is not None and not (
+            named_host(urlsplit(origin).netloc)
+            and _same_origin(origin, socket.headers.get("host", ""))
+        ):
             await socket.close(code=4003)
             return
         await socket.accept()
@@ -340,6 +478,7 @@ def create_app(
             with contextlib.suppress(RuntimeError, OSError):
                 await old.close(code=4000)
         room.sockets[seat] = socket
+        room.empty_since = None
         table.connected.add(seat)
         links = table.links(base_url) if seat == table.host else []
         analysis = table.saved.settings.analysis
@@ -351,16 +490,24 @@ def create_app(
         try:
             await _serve_seat(socket, room, seat)
         finally:
-            if room.sockets.get(seat) is socket:
-                del room.sockets[seat]
-                table.connected.discard(seat)
+            if room.leave(seat, socket):
                 await room.broadcast()
+
+    async def sweeping() -> None:
+        while True:
+            await asyncio.sleep(sweep_seconds)
+            try:
+                sweep()
+            except Exception:  # a bug: logged, and the server goes on
+                _log.exception("closing the idle tables failed")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sweeper = asyncio.ensure_future(sweeping())
         try:
             yield
         finally:
+            sweeper.cancel()
             for room in rooms.values():
                 for task in list(room.tasks):
                     task.cancel()
@@ -411,12 +558,17 @@ async def _join(socket: WebSocket, lobby: Lobby) -> tuple[Table, int] | None:
 
 
 async def _serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
-    """Read ``seat``'s messages until it goes: each is done or answered with an error."""
+    """Read ``seat``'s messages until it goes: each is done or answered with an error; a
+    flood is read at the pace of :class:`Flood`."""
     lang = room.table.lang
+    flood = Flood()
     while True:
         message = await socket.receive()
         if message["type"] == "websocket.disconnect":
             return
+        wait = flood.delay()
+        if wait > 0:
+            await asyncio.sleep(wait)
         data = message.get("text")
         if data is None:
             data = message.get("bytes") or b""

@@ -10,7 +10,7 @@ it is released when the match ends or the server stops.
 from __future__ import annotations
 
 import dataclasses
-import math
+import logging
 import re
 import secrets
 import threading
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ts358._input import quote
+from ts358._input import InputError, number, quote
 from ts358.match import Match
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
@@ -26,6 +26,8 @@ from ts358.session.history import leaderboard, load_entries, saves_dir, summariz
 from ts358.session.play import ENGINE_NAMES, HUMAN_SEAT, SessionError
 from ts358.session.saves import (
     DEFAULT_ANALYSIS_SECONDS,
+    DEFAULT_PACE,
+    MAX_PACE,
     PlaySettings,
     SavedMatch,
     SaveError,
@@ -33,16 +35,20 @@ from ts358.session.saves import (
     new_id,
     open_save,
     read_save,
+    save_files,
 )
 from ts358.session.texts import LANGUAGES, game_name, t
-from ts358.web.protocol import MAX_PACE
-from ts358.web.table import DEFAULT_PACE, Table
+from ts358.web.table import Table
 
 __all__ = ["Lobby", "LobbyError", "MatchOptions"]
 
 MAX_SAVES_LISTED = 30
 """The newest saves the start page lists."""
 
+MAX_FORM_ANALYSIS_SECONDS = 3600.0
+"""The longest review budget the start page takes."""
+
+_log = logging.getLogger("ts358.web")
 _SAVE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,99}")
 
 
@@ -58,16 +64,11 @@ def _choice(data: dict[str, Any], key: str, allowed: tuple[Any, ...], default: A
     return value
 
 
-def _number(data: dict[str, Any], key: str, low: float, high: float, default: float) -> float:
-    value = data.get(key, default)
-    if (
-        not isinstance(value, (int, float))
-        or isinstance(value, bool)
-        or not math.isfinite(value)
-        or not low <= value <= high
-    ):
-        raise LobbyError(f"'{key}' must be a number from {low:g} to {high:g}, not {quote(value)}")
-    return float(value)
+def _number(data: dict[str, Any], key: str, high: float, default: float) -> float:
+    try:
+        return float(number(data.get(key, default), 0, high, unit="seconds"))
+    except InputError as exc:
+        raise LobbyError(f"'{key}' {exc}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,10 +108,13 @@ class MatchOptions:
         if unknown:
             raise LobbyError(f"unknown option {quote(unknown[0])}")
         seed = data.get("seed")
-        if seed is not None and (
-            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63
-        ):
-            raise LobbyError(f"'seed' must be a whole number from 0 to 2**63-1, not {quote(seed)}")
+        if seed is not None:
+            try:
+                number(seed, 0, 2**63 - 1, whole=True)
+            except InputError:
+                raise LobbyError(
+                    f"'seed' must be a whole number from 0 to 2**63-1, not {quote(seed)}"
+                ) from None
         analysis = data.get("analysis", True)
         if not isinstance(analysis, bool):
             raise LobbyError(f"'analysis' must be true or false, not {quote(analysis)}")
@@ -120,9 +124,11 @@ class MatchOptions:
             rules=_choice(data, "rules", tuple(v.label for v in VoidRule), "house"),
             lang=_choice(data, "lang", LANGUAGES, lang),
             humans=_choice(data, "humans", (1, 2, 3), 1),
-            pace=_number(data, "pace", 0, MAX_PACE, DEFAULT_PACE),
+            pace=_number(data, "pace", MAX_PACE, DEFAULT_PACE),
             analysis=analysis,
-            analysis_seconds=_number(data, "analysis_seconds", 0, 3600, DEFAULT_ANALYSIS_SECONDS),
+            analysis_seconds=_number(
+                data, "analysis_seconds", MAX_FORM_ANALYSIS_SECONDS, DEFAULT_ANALYSIS_SECONDS
+            ),
             seed=seed,
         )
 
@@ -168,6 +174,7 @@ class Lobby:
             lang=options.lang,
             analysis=options.analysis,
             analysis_seconds=options.analysis_seconds,
+            pace=options.pace,
         )
         match = Match(rules, seed, ENGINE_NAMES)
         saved = SavedMatch(match, new_id(seed), HUMAN_SEAT, options.level, settings)
@@ -179,7 +186,7 @@ class Lobby:
             ) from None
         humans = range(HUMAN_SEAT, HUMAN_SEAT + options.humans)
         try:
-            table = Table(saved, path, humans, pace=options.pace, lock=lock, stats=self.stats)
+            table = Table(saved, path, humans, lock=lock, stats=self.stats)
         except SessionError as exc:
             lock.release()
             raise LobbyError(str(exc)) from None
@@ -191,7 +198,7 @@ class Lobby:
             raise LobbyError(f"not the id of a saved match: {quote(save_id)}")
         return self.folder / f"{save_id}.json"
 
-    def resume(self, save_id: str, pace: float = DEFAULT_PACE) -> Table:
+    def resume(self, save_id: str) -> Table:
         """The table of the saved match ``save_id`` (the one open already, or the save
         opened, locked and replayed), its human seat a person again; LobbyError if it is
         not a save that can be played on."""
@@ -216,11 +223,26 @@ class Lobby:
         assert saved.human is not None
         saved.settings.lang = saved.settings.lang or "en"
         try:
-            table = Table(saved, path, [saved.human], pace=pace, lock=lock, stats=self.stats)
+            table = Table(saved, path, [saved.human], lock=lock, stats=self.stats)
         except SessionError as exc:
             lock.release()
             raise LobbyError(str(exc)) from None
         return self._opened(table)
+
+    def open_tables(self) -> list[Table]:
+        """The tables open now."""
+        with self._lock:
+            return list(self.tables.values())
+
+    def close_table(self, table: Table) -> None:
+        """Close ``table`` (saved, its save's lock released: :meth:`Table.close`) and forget
+        it: its seats' tokens open nothing any more, and its save resumes as a new table.
+        SessionError if the save can't be written (the table is closed all the same)."""
+        path = table.save_path
+        with self._lock:
+            if path is not None and self.tables.get(path) is table:
+                del self.tables[path]
+        table.close()
 
     def find(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a seat token, or None."""
@@ -232,20 +254,23 @@ class Lobby:
                 return table, seat
         return None
 
-    def saves(self, lang: str = "en") -> list[dict[str, Any]]:
+    def saves(self, lang: str = "en") -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
         """The saved matches that can be resumed, newest first (at most
-        :data:`MAX_SAVES_LISTED`); a save that can't be read is left out."""
-        found = []
-        for path in self.folder.glob("*.json") if self.folder.is_dir() else ():
-            try:
-                found.append((path.stat().st_mtime, path))
-            except OSError:
-                continue
+        :data:`MAX_SAVES_LISTED` files looked at), and those that can't be read, each with
+        its id and why (``{"id": ..., "error": ...}``): a damaged save never hides the
+        others."""
         listed = []
-        for _, path in sorted(found, reverse=True)[:MAX_SAVES_LISTED]:
+        unreadable = []
+        for path in save_files(self.folder)[:MAX_SAVES_LISTED]:
             try:
                 saved = read_save(path)
-            except SaveError:
+            except SaveError as exc:
+                why = str(exc).removeprefix(f"{path}: ")
+                unreadable.append({"id": path.stem, "error": why})
+                continue
+            except Exception:  # a bug in a reader: logged, and the other saves still listed
+                _log.exception("reading %s", path)
+                unreadable.append({"id": path.stem, "error": "can't be read (see the log)"})
                 continue
             match = saved.match
             if saved.human is None or match.done:
@@ -268,7 +293,7 @@ class Lobby:
                     ),
                 }
             )
-        return listed
+        return listed, unreadable
 
     def statistics(self, lang: str = "en") -> dict[str, Any]:
         """The statistics and the leaderboard of ``ts358 stats`` as JSON-ready data."""
@@ -305,8 +330,9 @@ class Lobby:
         }
 
     def close(self) -> None:
-        """Release every table's save (the server stops)."""
-        with self._lock:
-            tables = list(self.tables.values())
-        for table in tables:
-            table.close()
+        """Close every table (the server stops): each saved, its lock released."""
+        for table in self.open_tables():
+            try:
+                self.close_table(table)
+            except SessionError as exc:
+                _log.error("%s", exc)

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from typing import Any
 
-from ts358._input import InputError, parse_json, quote
+from ts358._input import InputError, number, parse_json, quote
 from ts358.cards import Card, NotationError
 from ts358.rules import Contract
+from ts358.session.saves import MAX_PACE
 from ts358.view import DecisionKind
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
-    "MAX_PACE",
     "Choose",
     "Decision",
     "Discard",
@@ -44,9 +43,6 @@ __all__ = [
 MAX_MESSAGE_BYTES = 4096
 """The longest message a browser may send: the longest real one (a discard) is under 100
 bytes, and a message is read whole before it is checked."""
-
-MAX_PACE = 5.0
-"""The slowest pace of the computer players' cards, in seconds."""
 
 MAX_TOKEN = 100
 """The longest seat token read (the tokens are 32 characters)."""
@@ -201,15 +197,10 @@ def parse_request(text: str | bytes) -> Request:
             raise ProtocolError("discard: 'cards' is a list of cards (four of them)")
         return Discard(tuple(_card(c) for c in cards))
     if kind == "pace":
-        seconds = data["seconds"]
-        if (
-            not isinstance(seconds, (int, float))
-            or isinstance(seconds, bool)
-            or not math.isfinite(seconds)
-            or not 0 <= seconds <= MAX_PACE
-        ):
-            raise ProtocolError(f"pace: seconds from 0 to {MAX_PACE:g}, not {quote(seconds)}")
-        return Pace(float(seconds))
+        try:
+            return Pace(float(number(data["seconds"], 0, MAX_PACE, unit="seconds")))
+        except InputError as exc:
+            raise ProtocolError(f"pace: 'seconds' {exc}") from None
     simple: dict[str, Request] = {
         "stop": Stop(),
         "hint": Hint(),

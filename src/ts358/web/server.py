@@ -1,21 +1,51 @@
 """Running the table server: a socket bound first (so that a port taken or a host that is not
 this machine's is one clear line), then uvicorn serving :func:`ts358.web.app.create_app`
-on it until Ctrl-C or SIGTERM; the tables' saves are released on the way out (every save is
-written as the matches go, so stopping loses nothing).
+on it until Ctrl-C, SIGTERM or SIGHUP; every table is saved and its save released on the
+way out (every save is written as the matches go, so stopping loses nothing).
+
+uvicorn is configured here (:func:`server_config`) for a server that stays up: a request's
+head must arrive within :data:`REQUEST_HEAD_SECONDS` (uvicorn itself waits for ever on a
+connection that opens and sends nothing, or sends its headers a byte at a time), a dead
+WebSocket is found by its unanswered pings, and the shutdown waits at most
+:data:`SHUTDOWN_SECONDS` for connections.
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING, Any
 
 from ts358.web.lobby import Lobby
 from ts358.web.table import Table
 
-__all__ = ["ServeError", "bind", "lan_address", "public_url", "serve"]
+if TYPE_CHECKING:
+    import uvicorn
+
+__all__ = [
+    "REQUEST_HEAD_SECONDS",
+    "SHUTDOWN_SECONDS",
+    "ServeError",
+    "bind",
+    "lan_address",
+    "public_url",
+    "serve",
+    "server_config",
+]
+
+REQUEST_HEAD_SECONDS = 10.0
+"""How long a connection may take to send a request's line and headers."""
+
+SHUTDOWN_SECONDS = 5.0
+"""How long a stopping server waits for its connections to close."""
+
+_STOP_SIGNALS = tuple(
+    getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)
+)
 
 WEBSOCKET_MAX_BYTES = 65536
 """The largest WebSocket frame uvicorn takes; a larger one closes the connection (messages
@@ -39,6 +69,10 @@ def bind(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and host in ("::", ""):
+            # Every address, IPv4's too (127.0.0.1 included), whatever the system's default.
+            with contextlib.suppress(OSError, AttributeError):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind(address)
         sock.listen(128)
     except OSError as exc:
@@ -72,6 +106,101 @@ def public_url(host: str, port: int) -> str:
     return f"http://{host}:{port}"
 
 
+def _timed_http() -> type[Any]:
+    """uvicorn's HTTP/1.1 protocol with a deadline on each request's head (the module's
+    docstring says why), from connection or the end of the last response on."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedHTTP(H11Protocol):
+        _head_timer: Any = None
+
+        def _wait_head(self) -> None:
+            self._stop_head_timer()
+            self._head_timer = self.loop.call_later(REQUEST_HEAD_SECONDS, self._head_late)
+
+        def _stop_head_timer(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._wait_head()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_head_timer()
+            super().connection_lost(exc)
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.conn.their_state is not h11.IDLE:  # a request's head has arrived
+                self._stop_head_timer()
+
+        def on_response_complete(self) -> None:
+            self._wait_head()  # first: a pipelined request is read within the call
+            super().on_response_complete()
+
+    return TimedHTTP
+
+
+def server_config(app: Any, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration of the server of ``app`` (``options`` override it)."""
+    import uvicorn
+
+    settings: dict[str, Any] = {
+        "log_level": "warning",
+        "ws_max_size": WEBSOCKET_MAX_BYTES,
+        "lifespan": "on",
+        "http": _timed_http(),
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
+        **options,
+    }
+    return uvicorn.Config(app, **settings)
+
+
+def _server(config: uvicorn.Config) -> Any:
+    """A uvicorn server that, stopped by a signal, says which (``stopped_by``) instead of
+    raising it again once stopped: the command then exits with 128 + its number, as
+    ``ts358 play`` does."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        stopped_by: int | None = None
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.stopped_by is None:
+                self.stopped_by = sig
+            super().handle_exit(sig, frame)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Generator[None, None, None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            # A signal ignored when the server starts (nohup) stays ignored.
+            previous = {
+                sig: signal.signal(sig, self.handle_exit)
+                for sig in _STOP_SIGNALS
+                if signal.getsignal(sig) is not signal.SIG_IGN
+            }
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    # None: a handler not installed from Python, i.e. the default one.
+                    signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+
+    return Server(config)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8358,
@@ -79,11 +208,10 @@ def serve(
     open_browser: bool = False,
     echo: Callable[[str], None] = print,
     lobby: Lobby | None = None,
-) -> None:
+) -> int | None:
     """Serve the tables on ``host``:``port`` until stopped; ``echo`` gets the addresses (the
-    start page's, and each table's links for friends). ServeError if it can't start."""
-    import uvicorn
-
+    start page's, and each table's links for friends). ServeError if it can't start.
+    Returns the number of the signal that stopped it (SIGINT, SIGTERM, SIGHUP), if one did."""
     from ts358.web.app import create_app
 
     sock = bind(host, port)
@@ -99,13 +227,7 @@ def serve(
     if lobby.on_table is None:
         lobby.on_table = opened
     app = create_app(lobby, base_url=base, hosts=("127.0.0.1", "localhost", "::1", host))
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        ws_max_size=WEBSOCKET_MAX_BYTES,
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
+    server = _server(server_config(app))
     echo(f"ts358 serve: the table is at {local}/ (Ctrl-C stops; the matches are saved)")
     if base != local:
         echo(f"friends on your network join by the links the start page gives, at {base}/")
@@ -116,3 +238,5 @@ def serve(
     finally:
         sock.close()
         lobby.close()
+    stopped: int | None = server.stopped_by
+    return stopped

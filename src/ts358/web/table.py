@@ -49,10 +49,7 @@ from ts358.view import SeatView
 from ts358.web.messages import TableInfo, deal_scores, seat_state
 from ts358.web.protocol import Choose, Decision, Discard, Give, Play, Return, Stop
 
-__all__ = ["DEFAULT_PACE", "DecisionRefused", "Table"]
-
-DEFAULT_PACE = 0.8
-"""Seconds between the computer players' cards unless the table is told otherwise."""
+__all__ = ["DecisionRefused", "Table"]
 
 _STYLE = CardStyle(symbols=True)
 _log = logging.getLogger("ts358.web")
@@ -73,7 +70,6 @@ class Table:
         save_path: where the match is saved as it goes; None: not saved (tests, benches).
         humans: the seats played by people; the others are computer players of
             ``saved.level``.
-        pace: seconds between the computer players' cards (the server waits them).
         lock: the save's lock, held while the table is open (released at the end of the
             match or by :meth:`close`).
         stats: add the finished match to the statistics of :mod:`ts358.session.history`.
@@ -85,7 +81,6 @@ class Table:
         save_path: Path | None,
         humans: Iterable[int],
         *,
-        pace: float = DEFAULT_PACE,
         lock: SaveLock | None = None,
         stats: bool = True,
     ) -> None:
@@ -97,7 +92,6 @@ class Table:
             raise ValueError(f"a table has 1-3 human seats (0-2), not {sorted(self.humans)}")
         self.host = saved.human if saved.human in self.humans else min(self.humans)
         self.lang = saved.settings.lang or "en"
-        self.pace = pace
         self.lock = lock
         self.stats = stats
         # 24 random bytes: 32 characters that can't be guessed, one per human seat.
@@ -111,6 +105,7 @@ class Table:
         self.connected: set[int] = set()
         self.reviews: dict[int, DealReview] = {}
         self._written = -1
+        self.closed = False
         self.keep()
 
     # ------------------------------------------------------------------ seats
@@ -155,6 +150,17 @@ class Table:
         )
         return seat_state(seat, self.view(seat), info)
 
+    @property
+    def pace(self) -> float:
+        """Seconds between the computer players' cards (kept in the save)."""
+        return self.saved.settings.pace
+
+    def set_pace(self, seconds: float) -> None:
+        """Change the pace; the save is written now (SessionError if it can't be)."""
+        self.saved.settings.pace = seconds
+        self._written = -1
+        self.keep()
+
     # ------------------------------------------------------------------ decisions
 
     def computer_due(self) -> Pending | None:
@@ -176,13 +182,13 @@ class Table:
         """Apply a computer player's answer to ``pending``; the finished deal if it was the
         deal's last decision. DecisionRefused if the table has moved on meanwhile."""
         now = self.match.pending()
-        if now is None or now.seat != pending.seat or now.kind is not pending.kind:
+        if self.closed or now is None or now.seat != pending.seat or now.kind is not pending.kind:
             raise DecisionRefused("the decision was made already")
         return self._applied(self.match.apply_answer(answer))
 
     def _due_view(self, seat: int) -> SeatView:
         """``seat``'s view when a decision is due from it; DecisionRefused otherwise."""
-        if self.match.done:
+        if self.match.done or self.closed:
             raise DecisionRefused(t("web.finished", self.lang))
         if self.waiting:
             raise DecisionRefused(t("web.between_deals", self.lang))
@@ -280,9 +286,9 @@ class Table:
     # ------------------------------------------------------------------ the save
 
     def keep(self) -> None:
-        """Write the save unless it holds every decision applied already (SessionError,
-        one line, if it can't be written)."""
-        if self.save_path is not None and self._written != self.step:
+        """Write the save unless it holds every decision applied already or the table is
+        closed (SessionError, one line, if it can't be written)."""
+        if self.save_path is not None and self._written != self.step and not self.closed:
             save(self.saved, self.save_path)
             self._written = self.step
 
@@ -296,7 +302,14 @@ class Table:
         self.close()
 
     def close(self) -> None:
-        """Give the save up (its lock), e.g. when the server stops; the save stays."""
-        if self.lock is not None:
-            self.lock.release()
-            self.lock = None
+        """Write the save if a change is not in it yet and give it up (its lock), e.g. when
+        the server stops; the save stays. Nothing can be decided at the table any more.
+        SessionError if the save can't be written (the lock is released all the same)."""
+        try:
+            if not self.closed:
+                self.keep()
+        finally:
+            self.closed = True
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None

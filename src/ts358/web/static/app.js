@@ -123,7 +123,11 @@ async function lobby(lang) {
         h("span", {}, s.text),
         h("button", { "data-action": "resume", "data-save": s.id, onclick: () => resume(s.id) },
           T("web.resume")))))
-      : h("p", {}, T("web.no_saves")));
+      : h("p", {}, T("web.no_saves")),
+    info.unreadable.length
+      ? h("div", { class: "unreadable" }, h("p", {}, T("web.unreadable")),
+        h("ul", {}, info.unreadable.map((s) => h("li", { "data-save": s.id }, `${s.id}: ${s.error}`))))
+      : null);
   app.replaceChildren(h("div", { class: "lobby" },
     h("h1", {}, "3-5-8"), form, saves, statistics(info.stats)));
 }

@@ -101,6 +101,9 @@ def play_match(url: str, seed: int) -> int:
             if message["type"] != "state":
                 continue
             if message["phase"] == "finished":
+                while reviews < 6:  # the last deal's review comes after the end
+                    if json.loads(ws.recv(timeout=120))["type"] == "review":
+                        reviews += 1
                 return reviews
             if message["phase"] == "summary" and not message["ready"]:
                 # Next only once the review is in, as a person reading it would.

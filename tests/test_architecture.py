@@ -17,11 +17,12 @@ LAYERS = {
     "batch.pool": 0,  # imports nothing from ts358: any layer may run work on it
     "": 1,  # the engine, top-level modules
     "players": 2,
-    "analysis": 3,
-    "batch": 4,
-    "session": 5,
-    "web": 6,
-    "cli": 7,
+    "bots": 3,
+    "analysis": 4,
+    "batch": 5,
+    "session": 6,
+    "web": 7,
+    "cli": 8,
 }
 # The compiled core is used by these parts only (docs/architecture.md, The core).
 CORE_USERS = ("tricks", "players", "analysis")

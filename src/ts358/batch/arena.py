@@ -42,9 +42,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
-from ts358.deal import Deal, DealSetup, IllegalDecision
+from ts358.bots.seat import BotPlayer
+from ts358.bots.spec import make_seat, parse_seat
+from ts358.deal import Deal, DealResult, DealSetup, IllegalDecision
 from ts358.match import Match
-from ts358.players import HeuristicPlayer, PlayerSpec, make_player
+from ts358.players import HeuristicPlayer, PlayerSpec
+from ts358.players.base import Player
 from ts358.rules import Contract, Rules, triple
 from ts358.seeds import derived_rng, derived_seed
 
@@ -100,13 +103,15 @@ class BoardOutcome:
     ``scores[p][seat]`` is the deal score of ``seat`` in permutation ``p`` (of
     :func:`seat_permutations`); ``games[p]`` the game chosen; ``times[label][kind]`` the
     times of the decisions of that configuration on this board by decision kind (``play``,
-    ``choose``, ...), in seconds."""
+    ``choose``, ...), in seconds; ``faults`` the faults of bots (which seating, seat and
+    player, and :class:`~ts358.bots.Fault`'s keys)."""
 
     index: int
     number: int
     scores: tuple[tuple[int, int, int], ...]
     games: tuple[str, ...]
     times: dict[str, dict[str, TimeHistogram]]
+    faults: tuple[dict[str, Any], ...] = ()
 
 
 class TimeHistogram:
@@ -200,39 +205,71 @@ def play_board(
     board: Board,
     configs: Sequence[str],
     seed: int,
-    factory: Callable[[str, int], Any] = make_player,
+    factory: Callable[[str, int], Player] = make_seat,
 ) -> BoardOutcome:
     """Play ``board`` once per seat permutation of ``configs``; players from
-    ``factory(config, player_seed)`` (default: :func:`ts358.players.make_player`)."""
+    ``factory(config, player_seed)`` (default: :func:`ts358.bots.spec.make_seat`, a computer
+    player or a bot), closed after each deal."""
     scores = []
     games = []
+    faults: list[dict[str, Any]] = []
     times: dict[str, dict[str, TimeHistogram]] = {label: {} for label in labels(configs)}
     clock = time.perf_counter
     for p, perm in enumerate(seat_permutations(configs)):
-        players = [
-            factory(perm[s], derived_seed("arena-player", seed, board.index, p, s))
-            for s in range(3)
-        ]
-        deal = board.deal()
-        while True:
-            pending = deal.pending()
-            if pending is None:
-                break
-            seat = pending.seat
-            start = clock()
-            decision = players[seat].decide(pending.view)
-            kind = pending.view.kind.value if pending.view.kind else "none"
-            times[perm[seat]].setdefault(kind, TimeHistogram()).add(clock() - start)
-            try:
-                deal.apply_answer(decision)
-            except IllegalDecision as exc:
-                raise ArenaError(
-                    f"board {board.index}, {perm[seat]} in seat {seat}: {exc}"
-                ) from None
-        result = deal.result()
+        players: list[Player] = []
+        try:
+            for s in range(3):
+                players.append(
+                    factory(perm[s], derived_seed("arena-player", seed, board.index, p, s))
+                )
+            result = _play(board, perm, players, times, clock)
+        finally:
+            for player in players:
+                player.close()
         scores.append(result.scores)
         games.append(result.game.label)
-    return BoardOutcome(board.index, board.setup.number, tuple(scores), tuple(games), times)
+        for s, player in enumerate(players):
+            if isinstance(player, BotPlayer):
+                faults += [
+                    {
+                        "board": board.index,
+                        "seating": p,
+                        "seat": s,
+                        "player": perm[s],
+                        **f.to_json(),
+                    }
+                    for f in player.faults
+                ]
+    return BoardOutcome(
+        board.index, board.setup.number, tuple(scores), tuple(games), times, tuple(faults)
+    )
+
+
+def _play(
+    board: Board,
+    perm: tuple[str, str, str],
+    players: list[Player],
+    times: dict[str, dict[str, TimeHistogram]],
+    clock: Callable[[], float],
+) -> DealResult:
+    deal = board.deal()
+    while True:
+        pending = deal.pending()
+        if pending is None:
+            break
+        seat = pending.seat
+        start = clock()
+        decision = players[seat].decide(pending.view)
+        kind = pending.view.kind.value if pending.view.kind else "none"
+        times[perm[seat]].setdefault(kind, TimeHistogram()).add(clock() - start)
+        try:
+            deal.apply_answer(decision)
+        except IllegalDecision as exc:
+            raise ArenaError(f"board {board.index}, {perm[seat]} in seat {seat}: {exc}") from None
+    result = deal.result()
+    for s, player in enumerate(players):
+        player.deal_over(s, result)
+    return result
 
 
 @dataclasses.dataclass(frozen=True)
@@ -345,6 +382,7 @@ def summarize_arena(configs: Sequence[str], outcomes: Sequence[BoardOutcome]) ->
         "results": results,
         "pairs": pairs,
         "digest": digest.hexdigest(),
+        "faults": [f for outcome in outcomes for f in outcome.faults],
     }
 
 
@@ -365,7 +403,10 @@ def run_arena(
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
     # Written out the one way, so that equal players pool however they were typed.
-    parsed = [PlayerSpec.parse(c) for c in configs]
+    try:
+        parsed = [parse_seat(c) for c in configs]
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
     names = triple(map(str, parsed))
     specs = dict(zip(names, parsed))
     slots = task_slots(workers, scheduler)
@@ -386,7 +427,7 @@ def run_arena(
         "efforts": {
             name: spec.described()
             for name, spec in specs.items()
-            if spec.level in ("hard", "expert")
+            if isinstance(spec, PlayerSpec) and spec.level in ("hard", "expert")
         },
         "seed": seed,
         "board_context": BOARD_CONTEXT,

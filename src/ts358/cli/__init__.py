@@ -13,7 +13,7 @@ from ts358.cli.app import ClickException, CommandError, UsageError, app
 # isort: off
 from ts358.cli import play, stats, serve  # noqa: F401
 from ts358.cli import solve, deal  # noqa: F401
-from ts358.cli import arena, analyze  # noqa: F401
+from ts358.cli import arena, analyze, bot  # noqa: F401
 # isort: on
 
 __all__ = ["CommandError", "app", "main"]

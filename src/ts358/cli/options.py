@@ -22,9 +22,10 @@ from typing import Annotated, Optional
 import typer
 
 from ts358._input import InputError, number, quote
+from ts358.bots.spec import parse_seat
 from ts358.cards import NotationError
 from ts358.cli.app import CommandError
-from ts358.players import LEVELS, PlayerSpec
+from ts358.players import LEVELS
 from ts358.rules import Contract, Role, VoidRule, check_match_length
 from ts358.session.saves import MAX_ANALYSIS_SECONDS
 from ts358.session.texts import LANGUAGES
@@ -157,7 +158,7 @@ def player_levels(text: str) -> PlayerLevels:
     if len(parts) != 3 or not all(p.strip() for p in parts):
         raise typer.BadParameter(f"three levels separated by commas, not {quote(text)}")
     try:
-        return PlayerLevels(str(PlayerSpec.parse(p)) for p in parts)
+        return PlayerLevels(str(parse_seat(p)) for p in parts)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
@@ -253,8 +254,9 @@ Players = Annotated[
         "--players",
         metavar="A,B,C",
         parser=player_levels,
-        help="Three players separated by commas: levels (easy, medium, hard), the hard ones "
-        "with optional settings, e.g. hard:layouts=48:nodes=12000000,hard,medium "
+        help="Three players separated by commas: levels (easy, medium, hard, expert), the hard "
+        "ones with optional settings, e.g. hard:layouts=48:nodes=12000000,hard,medium, or a "
+        "bot's command after cmd: (cmd:python mybot.py, docs/bots.md) "
         "(default: medium,medium,medium; settings: docs/arena.md).",
     ),
 ]

@@ -7,7 +7,7 @@ sees the engine, so it can't read hidden cards; it can only answer from its view
 from __future__ import annotations
 
 from ts358.cards import Card, CardSet
-from ts358.deal import Answer
+from ts358.deal import Answer, DealResult
 from ts358.rules import Contract
 from ts358.view import DecisionKind, SeatView
 
@@ -65,3 +65,10 @@ class Player:
     def play(self, view: SeatView) -> Card:
         """A legal card: one of ``view.options``."""
         raise NotImplementedError
+
+    def deal_over(self, seat: int, result: DealResult) -> None:
+        """The deal this player sat in at ``seat`` is over (most players need not know)."""
+
+    def close(self) -> None:
+        """The player is done: it frees what it holds (a bot's process; most hold nothing).
+        Called again, nothing."""

@@ -1,0 +1,332 @@
+"""The bot protocol ts358-bot/1 (docs/bots.md): views round-trip, a bot is never sent a card
+its seat may not know, every fault of a bot leaves the table playing (the fault recorded,
+no process left), ts358's own players through the protocol play as they do in process, and
+the example bots play whole arenas."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cli_runner import run_cli
+from ts358.batch.arena import make_board, play_board, run_arena
+from ts358.bots import BotPlayer, BotProcess, serve_bot, view_from_json, view_to_json
+from ts358.bots.protocol import BotProtocolError, decide_message, parse_message, read_decision
+from ts358.bots.spec import BotSpec, parse_seat
+from ts358.cards import Card, CardSet
+from ts358.match import Match
+from ts358.players import make_player
+from ts358.rules import Contract, Rules
+from ts358.view import DecisionKind
+from web_support import cards_in, known_cards
+
+ROOT = Path(__file__).parent.parent
+FAULTY = Path(__file__).parent / "bots" / "faulty_bot.py"
+EXAMPLE_PY = ROOT / "examples" / "bots" / "first_legal.py"
+EXAMPLE_JS = ROOT / "examples" / "bots" / "first_legal.js"
+RULE_SETS = [Rules(length=3), Rules.kurnik(length=3)]
+
+
+def views(seed: int, rules: Rules):
+    match = Match(rules, seed)
+    players = [make_player("easy", seed * 3 + s) for s in range(3)]
+    while (pending := match.pending()) is not None:
+        yield pending.view
+        match.apply_answer(players[pending.seat].decide(pending.view))
+
+
+def every_kind(rules: Rules) -> set[DecisionKind]:
+    # Without trumps exchanged no card comes back by choice.
+    return set(DecisionKind) - (set() if rules.exchange_trumps else {DecisionKind.RETURN})
+
+
+# ---------------------------------------------------------------------- the messages
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=["house", "kurnik"])
+def test_every_view_round_trips_through_json(rules):
+    kinds = set()
+    for seed in range(4):
+        for view in views(seed, rules):
+            back = view_from_json(json.loads(json.dumps(view_to_json(view))))
+            assert back == view
+            kinds.add(view.kind)
+    assert kinds == every_kind(rules)
+
+
+def test_a_decision_is_checked_against_the_view():
+    view = next(v for v in views(2, Rules(length=3)) if v.kind is DecisionKind.PLAY)
+    legal = next(iter(view.options))
+    assert read_decision({"type": "decision", "id": 4, "card": str(legal)}, 4, view) == legal
+    held_not_legal = next(iter(view.hand - view.options), None)
+    for bad, why in [
+        ({"type": "decision", "id": 4, "card": "ZZ"}, "not a card"),
+        ({"type": "decision", "id": 4, "card": 7}, "must be text"),
+        ({"type": "decision", "id": 4}, "'card' is missing"),
+        ({"type": "decision", "id": 4, "card": None}, "must be text"),
+        ({"type": "decision", "id": 3, "card": str(legal)}, "for id 3, not 4"),
+        ({"type": "hello", "id": 4}, "expected a decision"),
+    ] + (
+        [({"type": "decision", "id": 4, "card": str(held_not_legal)}, "not one of")]
+        if held_not_legal
+        else []
+    ):
+        with pytest.raises(BotProtocolError, match=why):
+            read_decision(bad, 4, view)
+    choose = next(views(2, Rules(length=3)))
+    assert choose.kind is DecisionKind.CHOOSE
+    message = decide_message(1, choose, 5.0)
+    assert read_decision({"type": "decision", "id": 1, "game": message["options"][0]}, 1, choose)
+    with pytest.raises(BotProtocolError, match="not a game"):
+        read_decision({"type": "decision", "id": 1, "game": "chess"}, 1, choose)
+    discard = next(v for v in views(2, Rules(length=3)) if v.kind is DecisionKind.DISCARD)
+    four = sorted(str(c) for c in discard.options)[:4]
+    assert read_decision({"type": "decision", "id": 9, "cards": four}, 9, discard) == CardSet(
+        Card.parse(c) for c in four
+    )
+    outside = str(
+        next(
+            c
+            for c in CardSet(Card.parse(x) for x in ("AS", "AH", "AD", "AC", "KS"))
+            if c not in discard.options
+        )
+    )
+    for cards in (four[:3], [four[0]] * 4, "AS AH", [*four[:3], outside], [*four, outside]):
+        with pytest.raises(BotProtocolError):
+            read_decision({"type": "decision", "id": 9, "cards": cards}, 9, discard)
+    for line in ("", "[1]", "{", b"\xff"):
+        with pytest.raises(BotProtocolError):
+            parse_message(line)
+
+
+def test_seats_are_parsed_and_written_one_way():
+    assert str(parse_seat("CMD:  python3 'my bot.py'  -x")) == "cmd:python3 'my bot.py' -x"
+    assert parse_seat("cmd:python3 a.py") == BotSpec(("python3", "a.py"))
+    assert str(parse_seat("hard:nodes=5000")) == "hard:nodes=5000"
+    for bad, why in (("cmd:", "needs the bot's command"), ("cmd:'x", "can't be split")):
+        with pytest.raises(ValueError, match=why):
+            parse_seat(bad)
+
+
+# ---------------------------------------------------------------------- hidden information
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=["house", "kurnik"])
+def test_a_bot_is_never_sent_a_card_its_seat_may_not_know(rules, monkeypatch):
+    sent: list[tuple[int, dict, set]] = []
+    current: dict[str, object] = {}
+    original = BotProcess.send
+
+    def recording(self, message):
+        match, seat = current["match"], current["seat"]
+        deal = message.get("deal") or message.get("view", {}).get("deal") or match.number
+        sent.append((seat, message, known_cards(match, seat, deal)))
+        original(self, message)
+
+    monkeypatch.setattr(BotProcess, "send", recording)
+    kinds = set()
+    for seed in range(3):
+        match = Match(rules, 40 + seed)
+        bots = [BotPlayer([sys.executable, str(EXAMPLE_PY)], seed=s) for s in range(3)]
+        current["match"] = match
+        try:
+            while (pending := match.pending()) is not None:
+                current["seat"] = pending.seat
+                kinds.add(pending.view.kind)
+                applied = match.apply_answer(bots[pending.seat].decide(pending.view))
+                if applied.result is not None:
+                    for s, bot in enumerate(bots):
+                        current["seat"] = s
+                        bot.deal_over(s, applied.result)
+        finally:
+            for bot in bots:
+                bot.close()
+        assert all(not bot.faults for bot in bots), [bot.faults for bot in bots]
+    assert kinds == set(DecisionKind) - (
+        {DecisionKind.RETURN} if not rules.exchange_trumps else set()
+    )
+    assert len(sent) > 100
+    for seat, message, known in sent:
+        leaked = cards_in(message) - known
+        assert not leaked, (seat, message["type"], leaked)
+
+
+# ---------------------------------------------------------------------- faults
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is reaped by its parent; here the parent is this process.
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split()[2] == "Z")
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """The bot processes started during the test."""
+    processes: list[BotProcess] = []
+    original = BotProcess.__init__
+
+    def recording(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        processes.append(self)
+
+    monkeypatch.setattr(BotProcess, "__init__", recording)
+    return processes
+
+
+@pytest.mark.parametrize(
+    "mode, kind, handed_over",
+    [
+        ("late", "late", True),
+        ("illegal", "illegal", False),
+        ("malformed", "malformed", False),
+        ("oversized", "oversized", True),
+        ("flood", "flood", True),
+        ("hang", "late", True),
+        ("die", "died", True),
+        ("silent", "no_start", True),
+        ("child", "late", True),
+    ],
+)
+def test_every_fault_of_a_bot_leaves_the_table_playing(mode, kind, handed_over, started):
+    board = make_board(7, 0)
+    command = [sys.executable, str(FAULTY), mode, "3"]
+
+    def factory(config, seed):
+        if config == "bot":
+            return BotPlayer(command, seconds=0.5, seed=seed)
+        return make_player(config, seed)
+
+    start = time.monotonic()
+    outcome = play_board(board, ("bot", "medium", "medium"), 7, factory)
+    took = time.monotonic() - start
+    assert len(outcome.scores) == 3  # every seating's deal finished
+    faults = outcome.faults
+    assert len(faults) >= 3 and {f["kind"] for f in faults} == {kind}, faults
+    assert all(f["handed_over"] is handed_over for f in faults)
+    assert all(f["decision"] == (0 if mode == "silent" else 3) for f in faults), faults
+    if handed_over:  # one fault a seating: the rest of the deal by the fallback
+        assert len(faults) == 3
+    # Never waited past the time control (0.5 s a decision, a hand-over ends the waits).
+    assert took < 30
+    time.sleep(0.2)
+    assert started and not [p.pid for p in started if alive(p.pid)]
+    if mode == "child":
+        found = subprocess.run(
+            ["pgrep", "-f", "import time; time.sleep(3600)"], capture_output=True, text=True
+        )
+        assert found.stdout.strip() == ""
+
+
+def test_a_bot_that_can_not_start_is_a_fault_not_a_crash():
+    board = make_board(7, 1)
+
+    def factory(config, seed):
+        if config == "bot":
+            return BotPlayer(["/nonexistent/bot"], seconds=0.5)
+        return make_player(config, seed)
+
+    outcome = play_board(board, ("bot", "medium", "medium"), 7, factory)
+    assert {f["kind"] for f in outcome.faults} == {"no_start"}
+    assert "can't run '/nonexistent/bot'" in outcome.faults[0]["detail"]
+
+
+def test_an_arena_records_the_faults_and_names_the_bot():
+    bad = f"cmd:{sys.executable} {FAULTY} illegal 2"
+    doc = run_arena([bad, "medium", "medium"], 2, seed=3, workers=1)
+    assert doc["players"][0] == bad or bad in doc["players"]
+    assert doc["faults"] and {f["kind"] for f in doc["faults"]} == {"illegal"}
+    assert all(f["player"] == bad for f in doc["faults"])
+    assert doc["deals"] == 2 * 3
+
+
+# ---------------------------------------------------------------------- ts358's players as bots
+
+
+def test_ts358_bot_plays_the_decisions_of_the_same_player_in_process():
+    bot = f"cmd:{sys.executable} -m ts358 bot --level medium"
+    through = run_arena([bot] * 3, 20, seed=11, workers=2)
+    inside = run_arena(["medium"] * 3, 20, seed=11, workers=2)
+    assert through["faults"] == [] and through["digest"] == inside["digest"]
+
+
+def test_ts358_bot_seeds_its_player_from_the_hello():
+    bot = f"cmd:{sys.executable} -m ts358 bot --level hard:layouts=2:nodes=20000"
+    through = run_arena([bot] * 3, 2, seed=12, workers=2)
+    inside = run_arena(["hard:layouts=2:nodes=20000"] * 3, 2, seed=12, workers=2)
+    assert through["faults"] == [] and through["digest"] == inside["digest"]
+
+
+def test_ts358_bot_says_what_it_did_not_understand_and_goes_on():
+    view = next(views(3, Rules(length=3)))
+    lines = [
+        json.dumps({"type": "decide", "id": 1, "kind": "choose", "view": {}, "options": []}),
+        json.dumps(
+            {
+                "type": "hello",
+                "protocol": "ts358-bot/1",
+                "seat": view.seat,
+                "seed": 5,
+                "future_key": [1],
+            }
+        ),
+        "not json",
+        json.dumps({"type": "decide", "id": 2, "view": {"seat": 1}}),
+        json.dumps({"type": "news", "text": "a message of a later version"}),
+        json.dumps(decide_message(3, view, 5.0)),
+        json.dumps({"type": "bye"}),
+        json.dumps(decide_message(4, view, 5.0)),
+    ]
+    out, err = io.StringIO(), io.StringIO()
+    serve_bot(
+        lambda seed: make_player("medium", seed), "t", io.StringIO("\n".join(lines)), out, err
+    )
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["type"] for a in answers] == ["hello", "decision"]
+    assert answers[1]["id"] == 3 and Contract.parse(answers[1]["game"]) in view.available[view.seat]
+    problems = err.getvalue().splitlines()
+    assert len(problems) == 3 and all(p.startswith("ts358 bot: ") for p in problems)
+    assert "before the hello" in problems[0] and "not a JSON line" in problems[1]
+
+
+def test_bot_help_and_a_bad_level():
+    assert "ts358-bot/1" in run_cli(["bot", "--help"]).stdout
+    bad = run_cli(["bot", "--level", "grandmaster"])
+    assert bad.exit_code == 2 and "not a level: 'grandmaster'" in bad.stderr
+
+
+# ---------------------------------------------------------------------- the example bots
+
+
+def test_the_python_example_bot_plays_an_arena_against_hard():
+    doc = run_arena([f"cmd:{sys.executable} {EXAMPLE_PY}", "hard", "medium"], 3, seed=21, workers=2)
+    assert doc["faults"] == [] and doc["deals"] == 3 * 6
+
+
+def test_the_javascript_example_bot_plays_an_arena_against_hard():
+    if shutil.which("node") is None:
+        if os.environ.get("CI"):
+            pytest.fail("no node (CI installs Debian's nodejs)")
+        pytest.skip("no node to run the JavaScript example (apt-get install nodejs)")
+    doc = run_arena([f"cmd:node {EXAMPLE_JS}", "hard", "medium"], 3, seed=22, workers=2)
+    assert doc["faults"] == [] and doc["deals"] == 3 * 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot", [EXAMPLE_PY, EXAMPLE_JS], ids=["python", "javascript"])
+def test_the_example_bots_play_twenty_boards_against_hard(bot):
+    runner = sys.executable if bot.suffix == ".py" else "node"
+    doc = run_arena([f"cmd:{runner} {bot}", "hard", "hard"], 20, seed=23, workers=2)
+    assert doc["faults"] == [] and doc["deals"] == 20 * 3

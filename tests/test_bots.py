@@ -14,7 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+import jsonschema
 import pytest
+from rich.console import Console
 
 from cli_runner import run_cli
 from ts358.batch.arena import make_board, play_board, run_arena
@@ -22,9 +24,13 @@ from ts358.bots import BotPlayer, BotProcess, serve_bot, view_from_json, view_to
 from ts358.bots.protocol import BotProtocolError, decide_message, parse_message, read_decision
 from ts358.bots.spec import BotSpec, parse_seat
 from ts358.cards import Card, CardSet
+from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import make_player
+from ts358.record import replay
 from ts358.rules import Contract, Rules
+from ts358.session.play import PlayOptions, play_interactive
+from ts358.session.saves import SavedMatch
 from ts358.view import DecisionKind
 from web_support import cards_in, known_cards
 
@@ -33,6 +39,15 @@ FAULTY = Path(__file__).parent / "bots" / "faulty_bot.py"
 EXAMPLE_PY = ROOT / "examples" / "bots" / "first_legal.py"
 EXAMPLE_JS = ROOT / "examples" / "bots" / "first_legal.js"
 RULE_SETS = [Rules(length=3), Rules.kurnik(length=3)]
+SCHEMA = json.loads((ROOT / "docs" / "bots" / "ts358-bot-1.schema.json").read_text())
+jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def conforms(message: dict, name: str) -> None:
+    """``message`` is a valid message ``name`` of docs/bots/ts358-bot-1.schema.json."""
+    schema = {**SCHEMA, "oneOf": None, "$ref": f"#/$defs/{name}"}
+    del schema["oneOf"]
+    jsonschema.validate(message, schema, cls=jsonschema.Draft202012Validator)
 
 
 def views(seed: int, rules: Rules):
@@ -107,6 +122,29 @@ def test_a_decision_is_checked_against_the_view():
             parse_message(line)
 
 
+def test_the_schema_refuses_what_the_protocol_refuses():
+    view = next(v for v in views(2, Rules(length=3)) if v.kind is DecisionKind.PLAY)
+    good = decide_message(5, view, 2.0)
+    conforms(good, "decide")
+    conforms({**good, "a_key_of_a_later_version": 1}, "decide")  # forward compatible
+    for bad in (
+        {**good, "id": 0},
+        {**good, "kind": "bid"},
+        {**good, "view": {**good["view"], "hand": ["1S"]}},
+        {key: value for key, value in good.items() if key != "view"},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            conforms(bad, "decide")
+    conforms({"type": "decision", "id": 5, "card": None}, "decision")
+    for bad in (
+        {"type": "decision", "id": 5},
+        {"type": "decision", "id": 5, "card": "AS", "game": "hearts"},
+        {"type": "decision", "id": 5, "cards": ["AS", "AS", "KS", "QS"]},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            conforms(bad, "decision")
+
+
 def test_seats_are_parsed_and_written_one_way():
     assert str(parse_seat("CMD:  python3 'my bot.py'  -x")) == "cmd:python3 'my bot.py' -x"
     assert parse_seat("cmd:python3 a.py") == BotSpec(("python3", "a.py"))
@@ -155,6 +193,7 @@ def test_a_bot_is_never_sent_a_card_its_seat_may_not_know(rules, monkeypatch):
     )
     assert len(sent) > 100
     for seat, message, known in sent:
+        conforms(message, message["type"])
         leaked = cards_in(message) - known
         assert not leaked, (seat, message["type"], leaked)
 
@@ -295,6 +334,8 @@ def test_ts358_bot_says_what_it_did_not_understand_and_goes_on():
     )
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["type"] for a in answers] == ["hello", "decision"]
+    conforms(answers[0], "bot_hello")
+    conforms(answers[1], "decision")
     assert answers[1]["id"] == 3 and Contract.parse(answers[1]["game"]) in view.available[view.seat]
     problems = err.getvalue().splitlines()
     assert len(problems) == 3 and all(p.startswith("ts358 bot: ") for p in problems)
@@ -330,3 +371,73 @@ def test_the_example_bots_play_twenty_boards_against_hard(bot):
     runner = sys.executable if bot.suffix == ".py" else "node"
     doc = run_arena([f"cmd:{runner} {bot}", "hard", "hard"], 20, seed=23, workers=2)
     assert doc["faults"] == [] and doc["deals"] == 20 * 3
+
+
+# ---------------------------------------------------------------------- ts358 play against bots
+
+
+class Answers(io.StringIO):
+    """The human's answers at ``ts358 play``'s prompts, each made when asked: the medium
+    player's decision on the view due (so the answers fit whatever the bots did)."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+        self.player = make_player("medium", 0)
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        pending = self.match.pending()
+        if pending is None:
+            return ""
+        return format_decision(pending.kind, self.player.decide(pending.view)) + "\n"
+
+
+def test_a_match_at_the_terminal_against_faulty_bots_completes_with_the_faults_recorded(
+    tmp_path, started
+):
+    match = Match(Rules(length=3), 8, ("You", "Left", "Right"))
+    saved = SavedMatch(match, "bots", 0, "medium")
+    opponents = {
+        1: f"cmd:{sys.executable} {FAULTY} illegal 2",
+        2: f"cmd:{sys.executable} {FAULTY} die 5",
+    }
+    record = tmp_path / "record.json"
+    options = PlayOptions(
+        tmp_path / "save.json",
+        analysis=False,
+        hint=None,
+        stats=False,
+        record=record,
+        opponents=opponents,
+    )
+    out = io.StringIO()
+    code = play_interactive(
+        saved, options, Console(file=out, width=300), Console(file=io.StringIO()), Answers(match)
+    )
+    assert code == 0 and match.done
+    faults = json.loads(record.read_text())["faults"]
+    assert [(f["seat"], f["kind"], f["decision"]) for f in faults] == [
+        (1, "illegal", 2),
+        (2, "died", 5),
+    ]
+    assert faults[1]["handed_over"] and not faults[0]["handed_over"]
+    said = out.getvalue()
+    assert "(a bot) erred: a decision the rules do not allow" in said
+    assert "(a bot) failed: it ended" in said
+    # The record replays: the faults changed who decided, never the rules.
+    assert replay(json.loads(record.read_text())).totals == match.totals
+    time.sleep(0.2)
+    assert len(started) == 2 and not [p.pid for p in started if alive(p.pid)]
+
+
+def test_play_opponents_option_is_checked(tmp_path, monkeypatch):
+    monkeypatch.setenv("TS358_HOME", str(tmp_path))
+    for args, why in (
+        (["--opponents", "hard"], "two players separated by a comma"),
+        (["--opponents", "hard,cmd:"], "needs the bot's command"),
+        (["--opponents", "hard,grandmaster"], "not a level: 'grandmaster'"),
+        (["--auto", "--opponents", "hard,medium"], "use ts358 arena"),
+    ):
+        result = run_cli(["play", *args])
+        lines = result.stderr.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and why in lines[0], result.stderr

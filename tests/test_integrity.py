@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from ts358 import Card, CardSet, Rules, VoidRule
+from ts358.bots import spec as bot_spec
 from ts358.cards import DECK
 from ts358.deal import DealSetup, IllegalDecision
 from ts358.match import Match, MatchSnapshot, player_seed
@@ -182,7 +183,8 @@ def test_a_player_cannot_rebuild_the_deal_from_its_seed(monkeypatch, auto):
         readers.append(SeedReader(seed))
         return readers[-1]
 
-    monkeypatch.setattr(play, "make_player", make_reader)
+    monkeypatch.setattr(play, "make_player", make_reader)  # --auto's players
+    monkeypatch.setattr(bot_spec, "make_player", make_reader)  # a seat's, beside a person
     for match_seed in (1, 8, 2**32 - 1):
         del readers[:]
         match = Match(house(), match_seed)

@@ -324,6 +324,9 @@ def long_arguments(lang):
         "text": "bez trumfów?",
         "reason": "seat 0 is to play a card now, not to give a card",
         "signal": "SIGTERM",
+        "kind": longest(lang, "bot.kind."),
+        "detail": "the bot ended with exit code 1; it said: ValueError: invalid literal for "
+        "int() with base 10: 'AS'",
         "seed": 2**63 - 1,
         "path": str(Path("/home/przemysław/.local/share/ts358/saves/20261231-235959-1234567.json")),
     }

@@ -11,7 +11,7 @@ is a match the rules allow, and the error says which deal, trick or key is wrong
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -73,8 +73,10 @@ def _deal_record(d: DealResult) -> dict[str, Any]:
     }
 
 
-def match_record(match: Match) -> dict[str, Any]:
-    """The record of a finished match, as plain JSON-ready data."""
+def match_record(match: Match, faults: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The record of a finished match, as plain JSON-ready data; ``faults``, the faults of
+    bots that played in it (:class:`ts358.bots.Fault` with the seat), under ``faults``
+    when there were any."""
     if not match.done:
         raise ValueError("only a finished match has a record (use Match.snapshot mid-match)")
     rules = match.rules
@@ -87,6 +89,7 @@ def match_record(match: Match) -> dict[str, Any]:
         "deals": [_deal_record(d) for d in match.results],
         "totals": list(match.totals),
         "places": list(match.standings()),
+        **({"faults": list(faults)} if faults else {}),
     }
 
 
@@ -102,8 +105,8 @@ def format_record(record: dict[str, Any]) -> str:
     return "{" + ",\n ".join(lines) + "}\n"
 
 
-def write_record(path: str | Path, match: Match) -> None:
-    Path(path).write_text(format_record(match_record(match)), encoding="utf-8")
+def write_record(path: str | Path, match: Match, faults: Sequence[dict[str, Any]] = ()) -> None:
+    Path(path).write_text(format_record(match_record(match, faults)), encoding="utf-8")
 
 
 def load_record(path: str | Path) -> dict[str, Any]:

@@ -51,10 +51,10 @@ def parse_seat(text: str) -> PlayerSpec | BotSpec:
     return BotSpec(words)
 
 
-def make_seat(text: str, seed: int | None = None) -> Player:
+def make_seat(text: str, seed: int | None = None, *, threads: int | None = None) -> Player:
     """The player of the seat ``text`` names (:func:`parse_seat`): a bot's seat or
-    :func:`~ts358.players.make_player`'s."""
+    :func:`~ts358.players.make_player`'s (on ``threads`` threads)."""
     spec = parse_seat(text)
     if isinstance(spec, BotSpec):
         return spec.make(seed)
-    return make_player(spec, seed)
+    return make_player(spec, seed, threads=threads)

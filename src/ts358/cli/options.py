@@ -40,6 +40,8 @@ __all__ = [
     "Games",
     "Language",
     "Level",
+    "OpponentSeats",
+    "Opponents",
     "Player",
     "PlayerLevels",
     "Players",
@@ -56,6 +58,7 @@ __all__ = [
     "level",
     "local_or_cluster",
     "match_length",
+    "opponents",
     "player_levels",
     "role",
     "rule_set",
@@ -76,6 +79,11 @@ class GameList(tuple[Contract, ...]):
 class PlayerLevels(tuple[str, str, str]):
     """Three computer players' specifications (:class:`~ts358.players.PlayerSpec` texts in
     their written-out form), in seat order."""
+
+
+class OpponentSeats(tuple[str, str]):
+    """The two other seats of ``ts358 play``, in playing order after the human's: a
+    player's specification or a bot's ``cmd:`` each."""
 
 
 def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -159,6 +167,18 @@ def player_levels(text: str) -> PlayerLevels:
         raise typer.BadParameter(f"three levels separated by commas, not {quote(text)}")
     try:
         return PlayerLevels(str(parse_seat(p)) for p in parts)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def opponents(text: str) -> OpponentSeats:
+    """Two players separated by a comma: levels with settings or bots' commands
+    (``hard,cmd:python3 mybot.py``)."""
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise typer.BadParameter(f"two players separated by a comma, not {quote(text)}")
+    try:
+        return OpponentSeats(str(parse_seat(p)) for p in parts)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
@@ -258,6 +278,17 @@ Players = Annotated[
         "ones with optional settings, e.g. hard:layouts=48:nodes=12000000,hard,medium, or a "
         "bot's command after cmd: (cmd:python mybot.py, docs/bots.md) "
         "(default: medium,medium,medium; settings: docs/arena.md).",
+    ),
+]
+Opponents = Annotated[
+    Optional[OpponentSeats],  # noqa: UP045
+    typer.Option(
+        "--opponents",
+        metavar="A,B",
+        parser=opponents,
+        help="Who plays the two other seats, in playing order after yours: levels or bots, "
+        "e.g. hard,cmd:python3 mybot.py (a bot of the protocol ts358-bot/1, docs/bots.md). "
+        "Default: both at --level. Not saved: give it again with --resume.",
     ),
 ]
 Language = Annotated[

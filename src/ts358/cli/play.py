@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ts358._input import quote
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import Deals, Language, Level, RuleSet, Seed, seconds
+from ts358.cli.options import Deals, Language, Level, Opponents, RuleSet, Seed, seconds
 from ts358.deal import Answer
 from ts358.match import Match
 from ts358.players import LEVELS, Advice
@@ -82,6 +82,7 @@ def play_command(
     deals: Deals = None,
     seed: Seed = None,
     level: Level = None,
+    opponents: Opponents = None,
     rules: RuleSet = None,
     lang: Language = None,
     ascii_only: Annotated[
@@ -137,6 +138,11 @@ def play_command(
                     "--resume continues a match with you at the table; "
                     "it can't be combined with --auto"
                 )
+            if opponents is not None:
+                raise CommandError(
+                    "--opponents seats players against you; with --auto, use ts358 arena "
+                    "to seat bots"
+                )
             _, symbols = _begin(PlaySettings(), given)
             _auto(match_rules, match_seed, level or DEFAULT_LEVEL, symbols, record)
             return
@@ -168,12 +174,21 @@ def play_command(
                 record=record,
                 symbols=symbols,
                 hint=_hint,
+                opponents=_seats(opponents, saved),
             )
             code = play.play_interactive(saved, options, console, err)
     except play.SessionError as exc:
         raise CommandError(str(exc)) from None
     if code:
         raise typer.Exit(code)
+
+
+def _seats(opponents: tuple[str, str] | None, saved: SavedMatch) -> dict[int, str]:
+    """The two computer seats, in playing order after the human's, and who plays them."""
+    if opponents is None:
+        return {}
+    human = saved.human if saved.human is not None else play.HUMAN_SEAT
+    return {(human + 1) % 3: opponents[0], (human + 2) % 3: opponents[1]}
 
 
 def _begin(base: PlaySettings, given: dict[str, Any]) -> tuple[PlaySettings, bool]:

@@ -31,6 +31,8 @@ from rich.text import Text
 
 from ts358.analysis.review import review_deal
 from ts358.analysis.solve import default_threads
+from ts358.bots.seat import BotPlayer, Fault
+from ts358.bots.spec import make_seat
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match, player_seed
@@ -125,7 +127,21 @@ class ComputerSeat:
 
     def __init__(self, level: str, seed: int, seat: int) -> None:
         self.seed = player_seed(seed, seat)
-        self.player = make_player(level, self.seed, threads=default_threads())
+        self.seat = seat
+        self.player = make_seat(level, self.seed, threads=default_threads())
+        self._told = 0  # the bot's faults said so far
+
+    def new_faults(self) -> list[Fault]:
+        """A bot's faults since this was last asked (none for ts358's own players)."""
+        faults = self.player.faults if isinstance(self.player, BotPlayer) else []
+        fresh, self._told = faults[self._told :], len(faults)
+        return fresh
+
+    def faults(self) -> list[dict[str, Any]]:
+        """Every fault of the seat's bot, as the match record keeps them."""
+        if not isinstance(self.player, BotPlayer):
+            return []
+        return [{"seat": self.seat, **f.to_json()} for f in self.player.faults]
 
     def decide(self, view: SeatView, step: int) -> Answer:
         rng = getattr(self.player, "rng", None)
@@ -164,6 +180,9 @@ class PlayOptions:
         hint: the hint provider (default: the strong player, :func:`strong_hint`).
         symbols: suit symbols (else letters).
         stats: add the finished match to the local statistics.
+        opponents: who plays each computer seat, by seat: a level (``hard``) or a bot
+            (``cmd:python3 mybot.py``, docs/bots.md); a seat not given plays at the save's
+            level. Not saved: a save never runs a program.
     """
 
     save_path: Path
@@ -173,6 +192,7 @@ class PlayOptions:
     hint: Callable[[SeatView], Advice[Answer]] | None = strong_hint
     symbols: bool = True
     stats: bool = True
+    opponents: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 def save(saved: SavedMatch, path: Path) -> None:
@@ -214,7 +234,7 @@ def play_interactive(
     session = _Session(saved, options, console, err, stream)
     if options.record is not None:
         check_record(options.record)
-    with _StopSignals():
+    with _StopSignals(), contextlib.closing(session):
         try:
             try:
                 session.play()
@@ -250,7 +270,9 @@ class _Session:
         self.names = seat_names(self.seat)
         self.style = CardStyle(options.symbols)
         self.computers = {
-            s: ComputerSeat(saved.level, match.seed or 0, s) for s in range(3) if s != self.seat
+            s: ComputerSeat(options.opponents.get(s, saved.level), match.seed or 0, s)
+            for s in range(3)
+            if s != self.seat
         }
         self.input = LineInput(console, stream)
         self.human = HumanPlayer(
@@ -290,11 +312,16 @@ class _Session:
                 self.step += 1
                 self.keep()
             else:
-                match.apply_answer(self.computers[pending.seat].decide(pending.view, self.step))
+                computer = self.computers[pending.seat]
+                match.apply_answer(computer.decide(pending.view, self.step))
                 self.step += 1
+                for fault in computer.new_faults():
+                    self.human.error(_fault_text(self.names[computer.seat], fault))
             if len(match.results) > finished:
                 self.keep()
                 result = match.results[-1]
+                for seat, computer in self.computers.items():
+                    computer.player.deal_over(seat, result)
                 self.human.finish_deal(result)
                 self.console.print()
                 self.console.print(render_summary(result, match.totals, self.names))
@@ -320,7 +347,13 @@ class _Session:
                             total=match.rules.length,
                         )
                     )
-        _finish(self.saved, self.options, self.console, self.err, self.names)
+        faults = [f for c in self.computers.values() for f in c.faults()]
+        _finish(self.saved, self.options, self.console, self.err, self.names, faults)
+
+    def close(self) -> None:
+        """The computer players are done (a bot's process is reaped)."""
+        for computer in self.computers.values():
+            computer.player.close()
 
     def end(self, code: int, lines: list[str]) -> int:
         """Save the match, say ``lines`` and where the save is on stderr, return ``code``."""
@@ -329,6 +362,12 @@ class _Session:
         lines += [t("match.saved", path=path), t("match.resume_hint", path=path)]
         _last_words(self.err, lines)
         return code
+
+
+def _fault_text(name: str, fault: Fault) -> str:
+    """A bot's fault, as the human is told it."""
+    key = "bot.handed_over" if fault.handed_over else "bot.fault"
+    return t(key, name=name, kind=t(f"bot.kind.{fault.kind}"), detail=fault.detail)
 
 
 def _analysis(
@@ -366,6 +405,7 @@ def _finish(
     console: Console,
     err: Console,
     names: tuple[str, str, str],
+    faults: list[dict[str, Any]],
 ) -> None:
     match = saved.match
     seat = saved.human if saved.human is not None else HUMAN_SEAT
@@ -386,7 +426,7 @@ def _finish(
         except OSError as exc:
             err.print(f"ts358: warning: statistics not updated: {exc.strerror or exc}")
     if options.record is not None:
-        write_match_record(options.record, match)
+        write_match_record(options.record, match, faults)
         err.print(Text(t("match.record", path=options.record)), soft_wrap=True)
 
 
@@ -410,10 +450,13 @@ def check_record(path: Path) -> None:
             path.unlink()
 
 
-def write_match_record(path: Path, match: Match) -> None:
-    """Write the record of a finished match; SessionError (one line) if it can't be written."""
+def write_match_record(
+    path: Path, match: Match, faults: list[dict[str, Any]] | None = None
+) -> None:
+    """Write the record of a finished match (with the faults of its bots); SessionError
+    (one line) if it can't be written."""
     with _record_errors(path):
-        write_record(path, match)
+        write_record(path, match, faults or ())
 
 
 # ---------------------------------------------------------------------- --auto

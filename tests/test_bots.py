@@ -441,3 +441,71 @@ def test_play_opponents_option_is_checked(tmp_path, monkeypatch):
         result = run_cli(["play", *args])
         lines = result.stderr.strip().splitlines()
         assert result.exit_code == 2 and len(lines) == 1 and why in lines[0], result.stderr
+
+
+# ---------------------------------------------------------------------- a browser table
+
+
+def test_a_browser_table_seats_the_servers_bots_and_survives_their_faults(tmp_path, started):
+    from starlette.testclient import TestClient
+
+    from ts358.web.app import create_app
+    from ts358.web.lobby import Lobby
+    from web_support import answer, receive, send
+
+    bots = {
+        "first": f"cmd:{sys.executable} {EXAMPLE_PY}",
+        "dies": f"cmd:{sys.executable} {FAULTY} die 4",
+    }
+    lobby = Lobby(tmp_path / "saves", stats=False, bots=bots)
+    app = create_app(lobby, lang="en")
+    with TestClient(app, base_url="http://127.0.0.1:8358", client=("127.0.0.1", 5)) as client:
+        assert client.get("/api/lobby").json()["bots"] == ["dies", "first"]
+        for opponents, why in (
+            (["first"], "'opponents' must be two of"),
+            (["first", "nobody"], "not ['first', 'nobody']"),
+            ([f"cmd:{sys.executable} {EXAMPLE_PY}", "hard"], "'opponents' must be two of"),
+        ):
+            refused = client.post("/api/tables", json={"opponents": opponents})
+            assert refused.status_code == 400 and why in refused.json()["error"], refused.text
+        seated = client.post(
+            "/api/tables",
+            json={
+                "deals": 3,
+                "seed": 6,
+                "pace": 0,
+                "analysis": False,
+                "opponents": ["first", "dies"],
+            },
+        ).json()
+        notices = []
+        with client.websocket_connect("/ws") as ws:
+            send(ws, {"type": "join", "token": seated["token"]})
+            receive(ws)
+            while True:
+                message = receive(ws)
+                if message["type"] == "error":
+                    notices.append(message["message"])
+                    continue
+                if message["type"] != "state":
+                    continue
+                if message["phase"] == "finished":
+                    break
+                if answer(message) is not None:
+                    send(ws, answer(message))
+    assert len(notices) == 1 and "Tom (a bot) failed: it ended" in notices[0], notices
+    assert not lobby.tables  # the finished match's table closed, and its bots with it
+    time.sleep(0.2)
+    assert len(started) == 2 and not [p.pid for p in started if alive(p.pid)]
+
+
+def test_serve_bot_option_is_checked():
+    for value, why in (
+        ("nobot", "NAME=COMMAND"),
+        ("a b=python3 x.py", "NAME=COMMAND"),
+        ("hard=python3 x.py", "a level's name"),
+        ("mine=", "needs the bot's command"),
+    ):
+        result = run_cli(["serve", "--bot", value, "--port", "1"])
+        lines = result.stderr.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and why in lines[0], result.stderr

@@ -187,6 +187,22 @@ def test_one_deal_played_by_clicking(browser, server, console, shots):
     page.screenshot(path=str(shots / "review.png"))
 
 
+def test_a_bot_takes_a_seat_chosen_on_the_start_page(browser, tmp_path, monkeypatch, console):
+    import sys
+
+    monkeypatch.setenv("TS358_HOME", str(tmp_path))
+    bot = Path(__file__).parent.parent / "examples" / "bots" / "first_legal.py"
+    with live_server(tmp_path / "saves", bots={"first": f"cmd:{sys.executable} {bot}"}) as srv:
+        page = console.watch(browser.new_page(viewport={"width": 960, "height": 680}))
+        new_match(page, srv.url, **{"bot-right": "first", "deals": 3, "analysis": False})
+        seen = play(page, {"summary"})
+        assert "play" in seen
+        (table,) = srv.lobby.tables.values()
+        assert type(table.computers[2].player).__name__ == "BotPlayer"
+        assert table.computers[2].player.bot_name == "first-legal"
+        assert type(table.computers[1].player).__name__ != "BotPlayer"
+
+
 def test_a_three_deal_match_with_the_exchange(browser, server, console, shots):
     page = console.watch(browser.new_page(viewport={"width": 960, "height": 680}))
     # Seed 7: you give in the exchange of deal 2 (found by playing web_support.answer).

@@ -105,14 +105,17 @@ def receive(socket) -> dict:
 
 
 @contextlib.contextmanager
-def live_server(folder: Path, host: str = "127.0.0.1", **options: Any) -> Iterator[LiveServer]:
+def live_server(
+    folder: Path, host: str = "127.0.0.1", bots: dict[str, str] | None = None, **options: Any
+) -> Iterator[LiveServer]:
     """A ts358 server configured as ``ts358 serve`` configures it (:func:`server_config`),
     on a free port of ``host``, its saves in ``folder``, served from a thread until the
-    block ends; ``options`` go to :func:`create_app`."""
+    block ends; ``bots`` (name: ``cmd:COMMAND``) are the lobby's, ``options`` go to
+    :func:`create_app`."""
     sock = bind(host, 0)
     port = sock.getsockname()[1]
     url = public_url("127.0.0.1" if host in ("::", "0.0.0.0") else host, port)
-    lobby = Lobby(folder)
+    lobby = Lobby(folder, bots=bots)
     app = create_app(lobby, base_url=url, lang="en", **options)
     running = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import signal
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
+from ts358._input import quote
+from ts358.bots.spec import BOT_PREFIX, parse_seat
 from ts358.cli.app import CommandError, app
 from ts358.cli.options import whole_number
+from ts358.players import LEVELS
 
 __all__ = ["serve_command"]
 
@@ -32,6 +36,23 @@ SERVE_HELP = (
 _NEEDED = ("starlette", "uvicorn", "websockets")
 
 
+def _bot(text: str) -> str:
+    """``NAME=COMMAND``: the name a start page shows, the bot's command line; written out
+    as ``NAME=cmd:COMMAND``."""
+    name, sep, command = (part.strip() for part in text.partition("="))
+    if not sep or not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name):
+        raise typer.BadParameter(
+            f"NAME=COMMAND with a name of letters, digits, '_', '.' or '-', not {quote(text)}"
+        )
+    if name in LEVELS:
+        raise typer.BadParameter(f"{name!r} is a level's name: give the bot another")
+    try:
+        spec = parse_seat(BOT_PREFIX + command)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return f"{name}={spec}"
+
+
 @app.command("serve", help=SERVE_HELP, short_help="The card table in a browser (--open).")
 def serve_command(
     host: Annotated[
@@ -51,6 +72,17 @@ def serve_command(
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the page in the default browser.")
     ] = False,
+    bots: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--bot",
+            metavar="NAME=COMMAND",
+            parser=_bot,
+            help="A bot a new match may seat against you, by NAME on the start page: a "
+            "program speaking the protocol ts358-bot/1 (docs/bots.md), e.g. --bot "
+            "'mine=python3 mybot.py'. Repeat for more.",
+        ),
+    ] = None,
 ) -> None:
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
     if missing:
@@ -60,8 +92,9 @@ def serve_command(
         )
     from ts358.web.server import ServeError, serve
 
+    named = dict(b.split("=", 1) for b in bots or [])
     try:
-        stopped = serve(host, port, open_browser=open_browser, echo=typer.echo)
+        stopped = serve(host, port, open_browser=open_browser, echo=typer.echo, lobby_bots=named)
     except ServeError as exc:
         raise CommandError(str(exc)) from None
     if stopped is not None:

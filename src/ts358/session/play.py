@@ -316,7 +316,7 @@ class _Session:
                 match.apply_answer(computer.decide(pending.view, self.step))
                 self.step += 1
                 for fault in computer.new_faults():
-                    self.human.error(_fault_text(self.names[computer.seat], fault))
+                    self.human.error(fault_text(self.names[computer.seat], fault))
             if len(match.results) > finished:
                 self.keep()
                 result = match.results[-1]
@@ -364,10 +364,12 @@ class _Session:
         return code
 
 
-def _fault_text(name: str, fault: Fault) -> str:
-    """A bot's fault, as the human is told it."""
+def fault_text(name: str, fault: Fault, lang: str | None = None) -> str:
+    """A bot's fault as the people at the table are told it (in ``lang``, else the current
+    language)."""
     key = "bot.handed_over" if fault.handed_over else "bot.fault"
-    return t(key, name=name, kind=t(f"bot.kind.{fault.kind}"), detail=fault.detail)
+    kind = t(f"bot.kind.{fault.kind}", lang)
+    return t(key, lang, name=name, kind=kind, detail=fault.detail)
 
 
 def _analysis(

@@ -216,6 +216,8 @@ class Room:
                 async with self.lock:
                     result = table.apply_computer(pending, answer)
                     self.changed()
+                for notice in table.notices(pending.seat):  # a bot's faults
+                    await self.tell_all(notice)
                 await self.after(result)
         except (SessionError, DecisionRefused) as exc:
             _log.error("%s", exc)
@@ -432,6 +434,7 @@ def create_app(
                 "type": "lobby",
                 "languages": list(LANGUAGES),
                 "levels": list(LEVELS),
+                "bots": sorted(lobby.bots),
                 "lengths": list(MATCH_LENGTHS),
                 "rules": [v.label for v in VoidRule],
                 "defaults": dataclasses_defaults(chosen),
@@ -444,7 +447,7 @@ def create_app(
     # A new table makes its computer players (a hard one allocates its solvers' tables) and
     # writes its save: on a worker thread too, so that the tables in play are not kept waiting.
     async def new_table(request: Request) -> Response:
-        options = MatchOptions.from_json(await body(request), page_lang)
+        options = MatchOptions.from_json(await body(request), page_lang, lobby.bots)
         return seated(await asyncio.to_thread(lobby.new_match, options))
 
     async def resume(request: Request) -> Response:

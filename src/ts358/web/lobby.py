@@ -14,7 +14,7 @@ import logging
 import re
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,9 @@ class MatchOptions:
         analysis: the double-dummy review after each deal.
         analysis_seconds: its time budget.
         seed: the match's seed (None: a random one).
+        opponents: who plays the computer seats, in playing order after the host's: a
+            level or the name of one of the server's bots (``ts358 serve --bot``); empty:
+            both at ``level``.
     """
 
     deals: int = 6
@@ -97,11 +100,13 @@ class MatchOptions:
     analysis: bool = True
     analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
     seed: int | None = None
+    opponents: tuple[str, ...] = ()
 
     @classmethod
-    def from_json(cls, data: Any, lang: str = "en") -> MatchOptions:
+    def from_json(cls, data: Any, lang: str = "en", bots: Iterable[str] = ()) -> MatchOptions:
         """The options of the start page's JSON object (a key left out is the default,
-        ``lang`` the language's); LobbyError (one line) for a value not allowed."""
+        ``lang`` the language's, ``bots`` the names of the server's bots); LobbyError (one
+        line) for a value not allowed."""
         if not isinstance(data, dict):
             raise LobbyError(f"the options are a JSON object, not {quote(data)}")
         unknown = sorted(set(data) - {f.name for f in dataclasses.fields(cls)})
@@ -118,6 +123,16 @@ class MatchOptions:
         analysis = data.get("analysis", True)
         if not isinstance(analysis, bool):
             raise LobbyError(f"'analysis' must be true or false, not {quote(analysis)}")
+        opponents = data.get("opponents", [])
+        allowed = (*LEVELS, *bots)
+        if (
+            not isinstance(opponents, list)
+            or len(opponents) not in (0, 2)
+            or not all(isinstance(o, str) and o in allowed for o in opponents)
+        ):
+            raise LobbyError(
+                f"'opponents' must be two of {', '.join(allowed)}, not {quote(opponents)}"
+            )
         return cls(
             deals=_choice(data, "deals", MATCH_LENGTHS, 6),
             level=_choice(data, "level", LEVELS, "medium"),
@@ -130,6 +145,7 @@ class MatchOptions:
                 data, "analysis_seconds", MAX_FORM_ANALYSIS_SECONDS, DEFAULT_ANALYSIS_SECONDS
             ),
             seed=seed,
+            opponents=tuple(opponents),
         )
 
 
@@ -141,6 +157,9 @@ class Lobby:
             :func:`~ts358.session.history.saves_dir`).
         stats: finished matches go into the statistics.
         on_table: called with each table opened (the server prints the friends' links).
+        bots: the bots a new match may seat, by name: each a ``cmd:COMMAND`` (docs/bots.md).
+            Given by whoever starts the server (``ts358 serve --bot NAME=COMMAND``), never
+            by a request: a request can name a bot, not a command.
     """
 
     def __init__(
@@ -149,8 +168,10 @@ class Lobby:
         *,
         stats: bool = True,
         on_table: Callable[[Table], None] | None = None,
+        bots: Mapping[str, str] | None = None,
     ) -> None:
         self.folder = folder if folder is not None else saves_dir()
+        self.bots = dict(bots or {})
         self.stats = stats
         self.on_table = on_table
         self.tables: dict[Path, Table] = {}
@@ -185,8 +206,12 @@ class Lobby:
                 f"can't save the match in {self.folder}: {exc.strerror or exc}"
             ) from None
         humans = range(HUMAN_SEAT, HUMAN_SEAT + options.humans)
+        computers = [s for s in range(3) if s not in humans]
+        chosen = {
+            seat: self.bots.get(name, name) for seat, name in zip(computers, options.opponents)
+        }
         try:
-            table = Table(saved, path, humans, lock=lock, stats=self.stats)
+            table = Table(saved, path, humans, lock=lock, stats=self.stats, opponents=chosen)
         except SessionError as exc:
             lock.release()
             raise LobbyError(str(exc)) from None

@@ -50,7 +50,18 @@ PHASES = ("choose", "exchange", "return", "discard", "play", "summary", "finishe
 _STYLE = CardStyle(symbols=True)
 
 # The catalogue's parts the page shows as they are (labels without numbers in them).
-_PAGE_TEXTS = ("web.", "game.", "role.", "rules.", "level.", "col.", "score.", "stats.", "short.")
+_PAGE_TEXTS = (
+    "web.",
+    "game.",
+    "role.",
+    "rules.",
+    "level.",
+    "col.",
+    "score.",
+    "stats.",
+    "short.",
+    "seat.",
+)
 
 
 class DealScore(NamedTuple):

@@ -17,7 +17,7 @@ import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ts358.web.lobby import Lobby
@@ -208,9 +208,12 @@ def serve(
     open_browser: bool = False,
     echo: Callable[[str], None] = print,
     lobby: Lobby | None = None,
+    lobby_bots: Mapping[str, str] | None = None,
 ) -> int | None:
     """Serve the tables on ``host``:``port`` until stopped; ``echo`` gets the addresses (the
     start page's, and each table's links for friends). ServeError if it can't start.
+    ``lobby_bots``: the bots a new match may seat, by name (``cmd:COMMAND`` each), for the
+    lobby made here.
     Returns the number of the signal that stopped it (SIGINT, SIGTERM, SIGHUP), if one did."""
     from ts358.web.app import create_app
 
@@ -223,7 +226,7 @@ def serve(
         for link in table.links(base):
             echo(f"seat {link['seat']} ({link['name']}): {link['url']}")
 
-    lobby = lobby or Lobby(on_table=opened)
+    lobby = lobby or Lobby(on_table=opened, bots=lobby_bots)
     if lobby.on_table is None:
         lobby.on_table = opened
     app = create_app(lobby, base_url=base, hosts=("127.0.0.1", "localhost", "::1", host))

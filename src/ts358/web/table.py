@@ -25,7 +25,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from ts358.session.human import (
     play_refusal,
     return_refusal,
 )
-from ts358.session.play import ComputerSeat, save, strong_hint
+from ts358.session.play import ComputerSeat, fault_text, save, strong_hint
 from ts358.session.saves import SavedMatch, SaveLock
 from ts358.session.table import CardStyle, seat_names
 from ts358.session.texts import t
@@ -69,10 +69,12 @@ class Table:
             is the seat of whoever opened the table, whose statistics the match counts in.
         save_path: where the match is saved as it goes; None: not saved (tests, benches).
         humans: the seats played by people; the others are computer players of
-            ``saved.level``.
+            ``saved.level``, or what ``opponents`` names for them.
         lock: the save's lock, held while the table is open (released at the end of the
             match or by :meth:`close`).
         stats: add the finished match to the statistics of :mod:`ts358.session.history`.
+        opponents: who plays a computer seat, by seat: a level, or a bot (``cmd:COMMAND``,
+            docs/bots.md); a bot's faults are told to the table (:meth:`notices`).
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class Table:
         *,
         lock: SaveLock | None = None,
         stats: bool = True,
+        opponents: Mapping[int, str] | None = None,
     ) -> None:
         self.saved = saved
         self.match = saved.match
@@ -97,8 +100,11 @@ class Table:
         # 24 random bytes: 32 characters that can't be guessed, one per human seat.
         self.tokens = {seat: secrets.token_urlsafe(24) for seat in sorted(self.humans)}
         seed = self.match.seed or 0
+        chosen = opponents or {}
         self.computers = {
-            s: ComputerSeat(saved.level, seed, s) for s in range(3) if s not in self.humans
+            s: ComputerSeat(chosen.get(s, saved.level), seed, s)
+            for s in range(3)
+            if s not in self.humans
         }
         self.step = len(self.match.snapshot().decisions)
         self.waiting: set[int] = set()  # human seats still to go on after the last deal
@@ -186,6 +192,13 @@ class Table:
             raise DecisionRefused("the decision was made already")
         return self._applied(self.match.apply_answer(answer))
 
+    def notices(self, seat: int) -> list[str]:
+        """What the table is to be told of computer seat ``seat``'s bot since it was last
+        asked: its faults, each one line in the table's language (none for ts358's own
+        players)."""
+        name = seat_names(self.host, self.lang)[seat]
+        return [fault_text(name, f, self.lang) for f in self.computers[seat].new_faults()]
+
     def _due_view(self, seat: int) -> SeatView:
         """``seat``'s view when a decision is due from it; DecisionRefused otherwise."""
         if self.match.done or self.closed:
@@ -242,6 +255,8 @@ class Table:
         self.step += 1
         result = applied.result
         if result is not None:
+            for seat, computer in self.computers.items():
+                computer.player.deal_over(seat, result)
             if not self.match.done:
                 self.waiting = set(self.humans)
             self.keep()
@@ -310,6 +325,8 @@ class Table:
                 self.keep()
         finally:
             self.closed = True
+            for computer in self.computers.values():
+                computer.player.close()
             if self.lock is not None:
                 self.lock.release()
                 self.lock = None

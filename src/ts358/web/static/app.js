@@ -103,6 +103,11 @@ async function lobby(lang) {
     h("h2", {}, T("web.new_match")),
     h("label", {}, T("web.deals"), select("deals", info.lengths, d.deals)),
     h("label", {}, T("web.level"), select("level", info.levels, d.level, (v) => T("level." + v))),
+    // The server's bots (ts358 serve --bot NAME=COMMAND), each seat's own choice.
+    info.bots.length
+      ? ["left", "right"].map((seat) => h("label", {}, T("seat." + seat),
+        select("bot-" + seat, ["", ...info.bots], "", (v) => (v ? v : T("web.bot_none")))))
+      : null,
     h("label", {}, T("web.rules"), select("rules", info.rules, d.rules, (v) => T("rules." + v))),
     h("label", {}, T("web.language"), select("lang", info.languages, info.lang, (v) => v)),
     h("label", {}, T("web.humans"), select("humans", [1, 2, 3], d.humans,
@@ -169,6 +174,8 @@ async function start(form) {
     analysis: f.get("analysis") === "on",
   };
   if (f.get("seed")) options.seed = Number(f.get("seed"));
+  const bots = ["left", "right"].map((seat) => f.get("bot-" + seat) || "");
+  if (bots.some((b) => b)) options.opponents = bots.map((b) => b || options.level);
   try {
     seatTable(await api("/api/tables", options));
   } catch (error) {

@@ -12,10 +12,10 @@ B, the other seats by ``--others`` players, the same seeds in both. The differen
 seat's two deal scores is one sample of what A's decision (and A's play after it) is worth
 over B's, on a real position whose hidden cards fit the seat's view as play made them.
 
-    python bench/divergence.py --a expert:fusion=10 --b expert --line hard \\
-        --others expert --kinds play --cards 10 --boards 100 --seed 9500 \\
-        --out /tmp/fusion.jsonl
-    python bench/divergence.py --summary /tmp/fusion.jsonl --name divergence-fusion
+    python bench/divergence.py --a expert --b expert:inference=0 --line hard \\
+        --others hard --kinds play --boards 200 --seed 9920 \\
+        --out /tmp/inference.jsonl
+    python bench/divergence.py --summary /tmp/inference.jsonl --name divergence-inference
 
 The summary gives the mean difference per divergence (95% t interval), how often the two
 differ, and the difference per seat and deal (the divergences of a board summed, divided by

@@ -74,14 +74,9 @@ def test_the_player_made_has_the_settings():
 def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
     own = {
         "inference": 1,
-        "fusion": 16,
         "solver_choice": 1,
         "solver_discard": 1,
         "solver_exchange": 1,
-        "solver_inference": 32,
-        "inference_layouts": 64,
-        "selfish": 16,
-        "play_shares": 1,
     }
     for name, limit in own.items():  # the expert's own settings
         if name in settings:
@@ -117,10 +112,7 @@ def test_the_written_form_round_trips_whatever_the_order(level, settings, rnd):
         ("hard:threads=1000", "threads must be from 1 to 256, not 1,000"),
         ("hard:inference=0", "inference is a setting of expert only, not of hard"),
         ("expert:inference=2", "inference must be from 0 to 1, not 2"),
-        ("hard:fusion=4", "fusion is a setting of expert only, not of hard"),
-        ("expert:fusion=17", "fusion must be from 0 to 16, not 17"),
-        ("hard:selfish=8", "selfish is a setting of expert only, not of hard"),
-        ("expert:selfish=17", "selfish must be from 0 to 16, not 17"),
+        ("expert:selfish=8", "not a setting of expert: 'selfish'"),  # removed
         ("hard:solver_choice=0", "solver_choice is a setting of expert only, not of hard"),
         ("expert:solver_discard=2", "solver_discard must be from 0 to 1, not 2"),
         ("hard:layouts=2:layouts=3", "layouts is set twice in 'hard:layouts=2:layouts=3'"),

@@ -64,9 +64,6 @@ from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option ranked by _rank_by_average
 _R = TypeVar("_R")  # what solving one layout gives
-# A layout's solve for a card to play: each card's bounds (None: the budget was spent
-# first) and the factor on the layout's weight from what solving showed of it.
-_Solved = tuple[list[tuple[int, int, int]] | None, float]
 
 __all__ = ["Effort", "PlayEstimate", "SamplingPlayer", "advise"]
 
@@ -163,8 +160,7 @@ class SamplingPlayer(Player):
     layouts of a decision (each with its own solver and table: ``threads * tt_mb`` MB)."""
 
     name = "sampling"
-    _spread = False  # whether each solve of a decision gets only its share of the budget
-    _spread_play = False  # ... of a card to play
+    _spread = False  # whether each solve of a choice, discard or give gets only its share
 
     def __init__(
         self, seed: int | None = 0, effort: Effort | None = None, tt_mb: int = 16, threads: int = 1
@@ -455,26 +451,22 @@ class SamplingPlayer(Player):
         taken = view.taken[view.seat]
         game = int(view.game)
 
-        weigh = self._play_evidence(view)
-
-        def solve(budget: SolveBudget, world: World) -> _Solved:
-            factor = weigh(budget, world) if weigh is not None else 1.0
+        def solve(budget: SolveBudget, world: World) -> list[tuple[int, int, int]] | None:
             hands = role_hands(view, world)
             bounds: list[tuple[int, int, int]] | None = budget.run(
                 "move_bounds", hands, int(view.role_of(leader)), trick, game, int(view.rules.void)
             )
-            return bounds, factor
+            return bounds
 
         totals = dict.fromkeys((card.id for card in view.options), 0.0)
         solved = bounded = 0
         mass: float = 0  # the counted layouts' weights
         n = len(view.hand)
         results, weights = self._solve_play_layouts(view, solve, time_limit)
-        for i, got in enumerate(results):
-            raw, factor = got if got is not None else (None, 0.0)
+        for i, raw in enumerate(results):
             if raw is None or all(lo == 0 and hi == n for _, lo, hi in raw):
                 continue  # not reached, or nothing proven on this layout
-            weight = factor * (1 if weights is None else weights[i])
+            weight = 1 if weights is None else weights[i]
             for card_id, lo, hi in raw:
                 totals[card_id] += (
                     weight
@@ -496,12 +488,13 @@ class SamplingPlayer(Player):
         view: SeatView,
         solve: Callable[[SolveBudget, World], _R | None],
         time_limit: float | None,
-        calls_per_layout: int = 1,
     ) -> tuple[list[_R | None], list[float] | None]:
         """``solve`` on each of the sampled layouts of a card to play (:meth:`_solve_layouts`,
         within the budget and ``time_limit``), and the layouts' weights
         (:meth:`_layout_weights`). Late in the deal the layouts take milliseconds: not worth
-        the threads."""
+        the threads. The layouts are solved in turn, never with shares of the budget, even
+        where the player's other decisions spread it: early in a deal a share proves too
+        little of any layout (docs/play.md)."""
         deadline = time.monotonic() + time_limit if time_limit is not None else 0.0
         worlds = self._worlds(view, self._play_layouts(view))
         weights = self._layout_weights(view, worlds)
@@ -510,21 +503,13 @@ class SamplingPlayer(Player):
             solve,
             deadline,
             parallel=len(view.hand) > self.effort.late_from,
-            calls_per_layout=calls_per_layout,
-            spread=self._spread_play,
+            spread=False,
         )
         return results, weights
 
     def _layout_weights(self, view: SeatView, worlds: list[World]) -> list[float] | None:
         """How likely each layout is, relative to the others, given what the other seats
         did; None: all alike (the hard player draws layouts uniformly and counts them so)."""
-        return None
-
-    def _play_evidence(self, view: SeatView) -> Callable[[SolveBudget, World], float] | None:
-        """For a card to play, what solving tells of each layout's likelihood: the factor on
-        a layout's weight, ``weigh(budget, world)``, called in the layout's solve on its
-        thread (on the thread's solver, within its own nodes and the budget's deadline);
-        None: nothing (the hard player)."""
         return None
 
     def _play_layouts(self, view: SeatView) -> int:

@@ -18,26 +18,11 @@ Settings, each ``name=whole number``, separated by ``:``:
   hard and 2 for expert);
 - ``inference`` (expert only): 1 (the default) to weight layouts by what the other seats
   did, 0 to count them all alike;
-- ``fusion`` (expert only): delay the perfect information past the next decision
-  (the remedy for strategy fusion in :mod:`ts358.players.expert`) from this many cards in
-  hand down; 0 (the default): never;
 - ``solver_choice``, ``solver_discard`` (expert only): 1 (the default) to value the game
   choice, the discard, by the solver; 0 to value it by rule-of-thumb play-outs of the same
   layouts, as the hard player does when it can solve none (to measure what the solver adds);
 - ``solver_exchange`` (expert only): 1 (the default) to decide the gives and the returns
-  for a trump received by the solver; 0 to make them by rule of thumb, as the hard player;
-- ``solver_inference`` (expert only): weight the layouts of a play also by whether the
-  solver finds the other seats' last this many cards played good in them (the second
-  model of inference in :mod:`ts358.players.expert`); 0 (the default): not;
-- ``inference_layouts`` (expert only): with ``solver_inference``, judge each such card in
-  this many layouts its player could have dealt (0, the default: in the layout itself);
-- ``selfish`` (expert only): from this many cards in hand down, value each card by the
-  deal played on in each layout with every seat playing its own double-dummy best card
-  (the others as players each out for itself, not two playing together); 0 (the
-  default): never;
-- ``play_shares`` (expert only): 1 to give each layout of a card to play its share of the
-  node budget, counting the layouts cut short by their bounds; 0 (the default) to solve
-  them in turn while the budget lasts, as the hard player does.
+  for a trump received by the solver; 0 to make them by rule of thumb, as the hard player.
 
 ``hard`` and ``expert`` take settings, each starting from its own default effort
 (:data:`~ts358.players.expert.EXPERT_EFFORT` for the expert); ``easy`` and ``medium`` have
@@ -76,14 +61,9 @@ _LAYOUT_FIELDS = ("play_early", "play_late", "choose", "discard", "give")
 _GROUPS = {"layouts": _LAYOUT_FIELDS, "nodes": ("node_budget",)}
 _EXPERT_ONLY = {
     "inference": 1,
-    "fusion": 0,
     "solver_choice": 1,
     "solver_discard": 1,
     "solver_exchange": 1,
-    "solver_inference": 0,
-    "inference_layouts": 0,
-    "selfish": 0,
-    "play_shares": 0,
 }
 """The expert's own settings, by their default values."""
 SETTINGS = ("layouts", "nodes", "threads", *_EXPERT_ONLY, *_EFFORT_FIELDS)
@@ -94,14 +74,9 @@ _LIMITS = {
     "nodes": 10**12,
     "threads": 256,
     "inference": 1,
-    "fusion": 16,
     "solver_choice": 1,
     "solver_discard": 1,
     "solver_exchange": 1,
-    "solver_inference": 32,
-    "inference_layouts": 64,
-    "selfish": 16,
-    "play_shares": 1,
 }
 _MAX_SETTING = 100_000  # layouts, candidates, cards: anything larger is a typo
 
@@ -185,14 +160,9 @@ class PlayerSpec:
                 effort,
                 threads=count,
                 inference=bool(own["inference"]),
-                fusion=own["fusion"],
                 solver_choice=bool(own["solver_choice"]),
                 solver_discard=bool(own["solver_discard"]),
                 solver_exchange=bool(own["solver_exchange"]),
-                solver_inference=own["solver_inference"],
-                inference_layouts=own["inference_layouts"],
-                selfish=own["selfish"],
-                play_shares=bool(own["play_shares"]),
             )
         return SamplingPlayer(seed, effort, threads=count)
 

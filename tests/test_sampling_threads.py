@@ -15,6 +15,7 @@ from ts358.cards import Card
 from ts358.match import Match
 from ts358.players import Effort, HeuristicPlayer, PlayEstimate, SamplingPlayer, make_player
 from ts358.players.layouts import role_hands
+from ts358.players.sampling import CorePosition
 from ts358.view import DecisionKind
 
 # Budgets that bind: in play some layouts are cut short; the game choice and the discard
@@ -201,13 +202,8 @@ def test_shares_run_one_after_another_decide_as_on_threads():
             results.append(
                 player._solve_layouts(
                     worlds,
-                    lambda budget, world, v=view: budget.run(
-                        "move_bounds",
-                        role_hands(v, world),
-                        int(v.role_of(v.leader if v.leader is not None else v.seat)),
-                        [c.id for c in v.trick],
-                        int(v.game),
-                        int(v.rules.void),
+                    lambda budget, world, v=view: budget.move_bounds(
+                        CorePosition.in_play(v, world)
                     ),
                     parallel=parallel,
                 )

@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts358 import _core358
+from ts358._core358 import Solver
 from ts358._input import InputError, parse_json
 from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.cards import Card, CardSet, Suit
@@ -126,7 +127,7 @@ def discard_candidates(hand: CardSet, game: Contract, first: CardSet, count: int
 
 
 def _value(
-    solver: Any,
+    solver: Solver,
     hands: Sequence[CardSet],
     game: Contract,
     void: VoidRule,
@@ -176,7 +177,7 @@ def deal_stats(
     games: Sequence[Contract] = GAMES,
     candidates: int = DEFAULT_CANDIDATES,
     rules: Rules = Rules(),
-    solver: Any | None = None,
+    solver: Solver | None = None,
     max_nodes: int = 0,
     time_limit: float = 0,
 ) -> dict[str, Any]:

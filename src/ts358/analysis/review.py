@@ -32,8 +32,8 @@ import dataclasses
 import itertools
 import time
 from collections.abc import Callable, Collection
-from typing import Any
 
+from ts358._core358 import Solver
 from ts358.analysis.solve import SolveResult, new_solver, solve
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult
@@ -173,7 +173,7 @@ def review_deal(
     from_trick: int = 1,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
-    solver: Any | None = None,
+    solver: Solver | None = None,
 ) -> DealReview:
     """Analyse a finished deal (see the module docstring).
 

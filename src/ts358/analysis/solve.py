@@ -42,11 +42,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ts358 import _core358
+from ts358._core358 import Solver
 from ts358.analysis._parallel import run_tasks
 from ts358.batch.pool import default_workers
 from ts358.cards import Card, CardSet
 from ts358.position import Position
-from ts358.rules import Contract, Role
+from ts358.rules import Contract, Role, triple
 
 FIRST_PASS_NODES = 1 << 16
 """The node budget of each value in the first pass of a limited solve (doubled each pass)."""
@@ -67,6 +68,7 @@ __all__ = [
     "PlayerValue",
     "SolveProgress",
     "SolveResult",
+    "Solver",
     "new_solver",
     "solve",
 ]
@@ -242,7 +244,7 @@ GROWN_TABLE_MB = 256
 """What that default table grows to in a search that fills it (:func:`new_solver`)."""
 
 
-def new_solver(tt_mb: int | None = None) -> Any:
+def new_solver(tt_mb: int | None = None) -> Solver:
     """A core solver with a transposition table of about ``tt_mb`` megabytes, fixed.
 
     None: the default table, :data:`DEFAULT_TABLE_MB`, which grows to
@@ -260,7 +262,7 @@ def solve(
     player: Role | None = None,
     moves: bool = True,
     *,
-    solver: Any | None = None,
+    solver: Solver | None = None,
     tt_mb: int | None = None,
     time_limit: float | None = None,
     max_nodes: int | None = None,
@@ -379,7 +381,7 @@ class _Search:
     def __init__(
         self,
         position: Position,
-        solver: Any,
+        solver: Solver,
         threads: int,
         deadline: float,
         max_nodes: int | None,
@@ -401,7 +403,7 @@ class _Search:
         self.each = 0  # the node budget of each value in this pass (0: none)
         self.none = (0, position.tricks_left)  # the bounds of no search
         self.args = (
-            tuple(h.mask for h in position.hands),
+            triple(h.mask for h in position.hands),
             int(position.leader),
             [c.id for c in position.trick],
             int(position.contract),
@@ -453,7 +455,7 @@ class _Search:
         """The bounds of each role's value."""
         return run_tasks(roles, self.solvers, self._role)
 
-    def _cards(self, solver: Any, only: int) -> list[tuple[int, int, int]]:
+    def _cards(self, solver: Solver, only: int) -> list[tuple[int, int, int]]:
         if (self.each and self.over()) or self.grow_wanted:
             return []
         mover = self.position.to_move
@@ -468,7 +470,7 @@ class _Search:
         self._check_growth(solver)
         return found
 
-    def _role(self, solver: Any, role: Role) -> tuple[int, int]:
+    def _role(self, solver: Solver, role: Role) -> tuple[int, int]:
         if (self.each and self.over()) or self.grow_wanted:
             return self.none
         left = self.budget()
@@ -483,7 +485,7 @@ class _Search:
         self._check_growth(solver)
         return found
 
-    def _check_growth(self, solver: Any) -> None:
+    def _check_growth(self, solver: Solver) -> None:
         """A search that stopped for the shared table to grow stops the other threads' too
         (at their next check, with what they proved), so that it can grow (grow_table)."""
         if solver.grow_wanted:

@@ -51,6 +51,7 @@ from ts358.players.advice import Advice, Basis
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World
 from ts358.players.sampling import (
+    CorePosition,
     Effort,
     SamplingPlayer,
     SolveBudget,
@@ -252,8 +253,8 @@ class ExpertPlayer(SamplingPlayer):
         def value(budget: SolveBudget, deal: _Deal) -> tuple[float, bool]:
             hands, talon, discard, game = deal
             after = with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard)
-            masks = tuple(after[view.seat_of(r)].mask for r in Role)
-            got = budget.run("bounds", masks, 0, [], int(game), int(view.rules.void), int(role))
+            by_role = [after[view.seat_of(r)] for r in Role]
+            got = budget.bounds(CorePosition.whole_deal(by_role, game, view.rules.void), role)
             lo, hi = got if got is not None else (0, len(after[view.seat]))
             tricks = bounded_estimate(game, lo, hi, lambda: self._rollout(view, *deal))
             # A score is linear in the tricks: -1 a trick in no-tricks, +1 in the others.

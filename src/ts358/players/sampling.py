@@ -47,8 +47,8 @@ import dataclasses
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple, TypeVar
 
 from ts358 import _core358
 from ts358.cards import Card, CardSet, Suit
@@ -59,10 +59,11 @@ from ts358.players.advice import Advice, Basis
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, role_hands, sample_worlds
-from ts358.rules import Contract, Role, Triple, triple
+from ts358.rules import Contract, Role, Triple, VoidRule, triple
 from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option ranked by _rank_by_average
+_T = TypeVar("_T")  # what a search gives
 _R = TypeVar("_R")  # what solving one layout gives
 
 __all__ = ["Effort", "PlayEstimate", "SamplingPlayer", "advise"]
@@ -94,6 +95,37 @@ class Effort:
     node_budget: int = 3_000_000
 
 
+class CorePosition(NamedTuple):
+    """A position in the terms of the core's solver (``Solver.value`` and the others take
+    these five in this order): the hands by role as bitboards, the role to lead, the trick
+    in progress as card ids, and the contract's and the void rule's codes."""
+
+    hands: tuple[int, int, int]
+    leader: int
+    trick: tuple[int, ...]
+    contract: int
+    void_rule: int
+
+    @classmethod
+    def whole_deal(cls, hands: Sequence[CardSet], game: Contract, void: VoidRule) -> CorePosition:
+        """A deal from its first trick, the chooser on lead: ``hands`` in role order."""
+        a, b, c = (h.mask for h in hands)
+        return cls((a, b, c), int(Role.CHOOSER), (), int(game), int(void))
+
+    @classmethod
+    def in_play(cls, view: SeatView, world: World) -> CorePosition:
+        """The position of ``view``'s card play with the hidden cards dealt as ``world``."""
+        assert view.game is not None
+        leader = view.leader if view.leader is not None else view.seat
+        return cls(
+            role_hands(view, world),
+            int(view.role_of(leader)),
+            tuple(c.id for c in view.trick),
+            int(view.game),
+            int(view.rules.void),
+        )
+
+
 class SolveBudget:
     """Solver calls that share one thread's node budget (and deadline) of a decision.
 
@@ -114,18 +146,38 @@ class SolveBudget:
         """Whether the budget is spent or the deadline passed."""
         return self.left <= 0 or bool(self.deadline and time.monotonic() >= self.deadline)
 
-    def run(self, method: str, *args: object, **options: object) -> Any:
-        """``solver.method(*args, **options)`` within what is left, or None once the budget
-        is spent."""
+    def value(self, deal: CorePosition, player: Role) -> int | None:
+        """``player``'s tricks in ``deal`` (its exact value), or None if the budget ran out."""
+        return self._within(
+            lambda nodes: self.solver.value(
+                *deal, int(player), max_nodes=nodes, deadline=self.deadline
+            )
+        )
+
+    def bounds(self, deal: CorePosition, player: Role) -> tuple[int, int] | None:
+        """Bounds on ``player``'s tricks in ``deal``, or None if the budget ran out."""
+        return self._within(
+            lambda nodes: self.solver.bounds(
+                *deal, int(player), max_nodes=nodes, deadline=self.deadline
+            )
+        )
+
+    def move_bounds(self, deal: CorePosition) -> list[tuple[int, int, int]] | None:
+        """Each legal card of the player to move in ``deal`` with bounds on its tricks
+        (``(card id, low, high)``), or None if the budget ran out."""
+        return self._within(
+            lambda nodes: self.solver.move_bounds(*deal, max_nodes=nodes, deadline=self.deadline)
+        )
+
+    def _within(self, search: Callable[[int], _T]) -> _T | None:
+        """``search(max_nodes)`` within what is left, or None once the budget is spent."""
         nodes = self.left // max(1, self.pending) if self.spread else self.left
         self.pending = max(1, self.pending - 1)
         if nodes <= 0:  # (0 would mean no limit to the solver)
             return None
         before = self.solver.nodes
         try:
-            return getattr(self.solver, method)(
-                *args, max_nodes=nodes, deadline=self.deadline, **options
-            )
+            return search(nodes)
         except _core358.SearchLimit:
             if not self.spread:
                 self.left = 0
@@ -251,8 +303,8 @@ class SamplingPlayer(Player):
         role = view.role
         scores = []
         for hands, game in layouts:
-            masks = tuple(hands[view.seat_of(r)].mask for r in Role)
-            tricks = budget.run("value", masks, 0, [], int(game), int(view.rules.void), int(role))
+            by_role = [hands[view.seat_of(r)] for r in Role]
+            tricks = budget.value(CorePosition.whole_deal(by_role, game, view.rules.void), role)
             if tricks is None:
                 return None
             scores.append(role.score(game, tricks))
@@ -446,17 +498,10 @@ class SamplingPlayer(Player):
         The layouts are summed in their order, whichever thread solved them."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
         role = view.role
-        leader = view.leader if view.leader is not None else view.seat
-        trick = [c.id for c in view.trick]
         taken = view.taken[view.seat]
-        game = int(view.game)
 
         def solve(budget: SolveBudget, world: World) -> list[tuple[int, int, int]] | None:
-            hands = role_hands(view, world)
-            bounds: list[tuple[int, int, int]] | None = budget.run(
-                "move_bounds", hands, int(view.role_of(leader)), trick, game, int(view.rules.void)
-            )
-            return bounds
+            return budget.move_bounds(CorePosition.in_play(view, world))
 
         totals = dict.fromkeys((card.id for card in view.options), 0.0)
         solved = bounded = 0

@@ -509,3 +509,32 @@ def test_serve_bot_option_is_checked():
         result = run_cli(["serve", "--bot", value, "--port", "1"])
         lines = result.stderr.strip().splitlines()
         assert result.exit_code == 2 and len(lines) == 1 and why in lines[0], result.stderr
+
+
+def test_the_bots_time_control_is_an_option_of_the_arena():
+    late = f"cmd:{sys.executable} {FAULTY} late 2"
+    start = time.monotonic()
+    result = run_cli(
+        [
+            "arena",
+            "--players",
+            f"{late},medium,medium",
+            "--deals",
+            "1",
+            "--seed",
+            "4",
+            "--workers",
+            "1",
+            "--bot-time",
+            "0.3",
+            "--json",
+        ]
+    )
+    took = time.monotonic() - start
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["bot_seconds"] == 0.3
+    assert [f["kind"] for f in doc["faults"]] == ["late"] * 3
+    assert took < 20  # three seatings, each waiting 0.3 s once, not 2 s
+    bad = run_cli(["arena", "--bot-time", "0", "--deals", "1"])
+    assert bad.exit_code == 2 and "'--bot-time'" in bad.stderr and "more than 0" in bad.stderr

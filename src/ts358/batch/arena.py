@@ -33,6 +33,7 @@ Scores and wins are reproducible from the seed; decision times of course are not
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import math
@@ -42,8 +43,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
-from ts358.bots.seat import BotPlayer
-from ts358.bots.spec import make_seat, parse_seat
+from ts358.bots.seat import DEFAULT_SECONDS, BotPlayer
+from ts358.bots.spec import BotSpec, make_seat, parse_seat
 from ts358.deal import Deal, DealResult, DealSetup, IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, PlayerSpec
@@ -280,12 +281,18 @@ class ArenaChunk:
     configs: tuple[str, str, str]
     start: int
     stop: int
+    bot_seconds: float = DEFAULT_SECONDS
 
 
 def run_chunk(chunk: ArenaChunk) -> list[BoardOutcome]:
     """One task (module level, so workers can unpickle it): its boards made and played."""
     return [
-        play_board(make_board(chunk.seed, b), chunk.configs, chunk.seed)
+        play_board(
+            make_board(chunk.seed, b),
+            chunk.configs,
+            chunk.seed,
+            functools.partial(make_seat, seconds=chunk.bot_seconds),
+        )
         for b in range(chunk.start, chunk.stop)
     ]
 
@@ -395,10 +402,12 @@ def run_arena(
     scheduler: str | None = None,
     on_boards: Callable[[int], None] | None = None,
     chunk_cap: int = 8,
+    bot_seconds: float = DEFAULT_SECONDS,
 ) -> dict[str, Any]:
     """Play ``boards`` boards in every seat permutation and return the results document
     (:func:`summarize_arena` plus the run's parameters). ``on_boards(n)`` is called as chunks of
-    ``n`` boards finish (progress)."""
+    ``n`` boards finish (progress). ``bot_seconds``: the time control of the bots
+    (``cmd:`` players), seconds per decision."""
 
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
@@ -411,7 +420,7 @@ def run_arena(
     specs = dict(zip(names, parsed))
     slots = task_slots(workers, scheduler)
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)
-    chunks = [ArenaChunk(seed, names, r.start, r.stop) for r in ranges]
+    chunks = [ArenaChunk(seed, names, r.start, r.stop, bot_seconds) for r in ranges]
 
     def done(index: int, result: list[BoardOutcome]) -> None:
         if on_boards is not None:
@@ -430,6 +439,7 @@ def run_arena(
             if isinstance(spec, PlayerSpec) and spec.level in ("hard", "expert")
         },
         "seed": seed,
+        **({"bot_seconds": bot_seconds} if any(isinstance(s, BotSpec) for s in parsed) else {}),
         "board_context": BOARD_CONTEXT,
         "won_means": "highest score of the deal, ties shared; 1/3 is par",
         **summarize_arena(names, outcomes),

@@ -34,6 +34,7 @@ class BotSpec:
         return BOT_PREFIX + shlex.join(self.words)
 
     def make(self, seed: int | None = None, *, seconds: float = DEFAULT_SECONDS) -> BotPlayer:
+        """The bot's seat, with ``seconds`` for each decision."""
         return BotPlayer(self.words, seconds=seconds, seed=seed)
 
 
@@ -51,10 +52,17 @@ def parse_seat(text: str) -> PlayerSpec | BotSpec:
     return BotSpec(words)
 
 
-def make_seat(text: str, seed: int | None = None, *, threads: int | None = None) -> Player:
-    """The player of the seat ``text`` names (:func:`parse_seat`): a bot's seat or
-    :func:`~ts358.players.make_player`'s (on ``threads`` threads)."""
+def make_seat(
+    text: str,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    seconds: float = DEFAULT_SECONDS,
+) -> Player:
+    """The player of the seat ``text`` names (:func:`parse_seat`): a bot's seat with
+    ``seconds`` for each decision, or :func:`~ts358.players.make_player`'s (on ``threads``
+    threads)."""
     spec = parse_seat(text)
     if isinstance(spec, BotSpec):
-        return spec.make(seed)
+        return spec.make(seed, seconds=seconds)
     return make_player(spec, seed, threads=threads)

@@ -17,8 +17,17 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ts358.batch.arena import ArenaError, run_arena
+from ts358.bots import DEFAULT_SECONDS
 from ts358.cli.app import CommandError, app, progress, run_batch, signed
-from ts358.cli.options import Players, Scheduler, Seed, Workers, local_or_cluster, whole_number
+from ts358.cli.options import (
+    BotTime,
+    Players,
+    Scheduler,
+    Seed,
+    Workers,
+    local_or_cluster,
+    whole_number,
+)
 
 __all__ = ["arena_command"]
 
@@ -104,6 +113,7 @@ def arena_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results document as JSON.")
     ] = False,
+    bot_time: BotTime = None,
 ) -> None:
     local_or_cluster(workers, scheduler)
     configs = players if players is not None else DEFAULT_PLAYERS
@@ -118,6 +128,7 @@ def arena_command(
                     workers=workers,
                     scheduler=scheduler,
                     on_boards=advance,
+                    bot_seconds=bot_time or DEFAULT_SECONDS,
                 )
             )
         except ArenaError as exc:

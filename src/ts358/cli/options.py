@@ -34,6 +34,7 @@ __all__ = [
     "MAX_SECONDS",
     "MAX_TABLE_MEGABYTES",
     "MAX_THREADS",
+    "BotTime",
     "Deals",
     "Game",
     "GameList",
@@ -289,6 +290,16 @@ Opponents = Annotated[
         help="Who plays the two other seats, in playing order after yours: levels or bots, "
         "e.g. hard,cmd:python3 mybot.py (a bot of the protocol ts358-bot/1, docs/bots.md). "
         "Default: both at --level. Not saved: give it again with --resume.",
+    ),
+]
+BotTime = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option(
+        "--bot-time",
+        metavar="SECONDS",
+        parser=time_limit,
+        help="The bots' time control: seconds for each decision (default: 10); a bot that "
+        "is later hands its seat to the rule of thumb (docs/bots.md).",
     ),
 ]
 Language = Annotated[

@@ -15,8 +15,18 @@ from rich.console import Console
 from rich.text import Text
 
 from ts358._input import quote
+from ts358.bots import DEFAULT_SECONDS
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import Deals, Language, Level, Opponents, RuleSet, Seed, seconds
+from ts358.cli.options import (
+    BotTime,
+    Deals,
+    Language,
+    Level,
+    Opponents,
+    RuleSet,
+    Seed,
+    seconds,
+)
 from ts358.deal import Answer
 from ts358.match import Match
 from ts358.players import LEVELS, Advice
@@ -83,6 +93,7 @@ def play_command(
     seed: Seed = None,
     level: Level = None,
     opponents: Opponents = None,
+    bot_time: BotTime = None,
     rules: RuleSet = None,
     lang: Language = None,
     ascii_only: Annotated[
@@ -175,6 +186,7 @@ def play_command(
                 symbols=symbols,
                 hint=_hint,
                 opponents=_seats(opponents, saved),
+                bot_seconds=bot_time or DEFAULT_SECONDS,
             )
             code = play.play_interactive(saved, options, console, err)
     except play.SessionError as exc:

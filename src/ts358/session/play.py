@@ -31,6 +31,7 @@ from rich.text import Text
 
 from ts358.analysis.review import review_deal
 from ts358.analysis.solve import default_threads
+from ts358.bots.seat import DEFAULT_SECONDS as DEFAULT_BOT_SECONDS
 from ts358.bots.seat import BotPlayer, Fault
 from ts358.bots.spec import make_seat
 from ts358.cards import Card
@@ -125,10 +126,12 @@ class ComputerSeat:
     away. A hard player thinks on every usable core (its decisions depend on their number
     too)."""
 
-    def __init__(self, level: str, seed: int, seat: int) -> None:
+    def __init__(
+        self, level: str, seed: int, seat: int, bot_seconds: float = DEFAULT_BOT_SECONDS
+    ) -> None:
         self.seed = player_seed(seed, seat)
         self.seat = seat
-        self.player = make_seat(level, self.seed, threads=default_threads())
+        self.player = make_seat(level, self.seed, threads=default_threads(), seconds=bot_seconds)
         self._told = 0  # the bot's faults said so far
 
     def new_faults(self) -> list[Fault]:
@@ -183,6 +186,7 @@ class PlayOptions:
         opponents: who plays each computer seat, by seat: a level (``hard``) or a bot
             (``cmd:python3 mybot.py``, docs/bots.md); a seat not given plays at the save's
             level. Not saved: a save never runs a program.
+        bot_seconds: the bots' time control, seconds for each decision.
     """
 
     save_path: Path
@@ -193,6 +197,7 @@ class PlayOptions:
     symbols: bool = True
     stats: bool = True
     opponents: dict[int, str] = dataclasses.field(default_factory=dict)
+    bot_seconds: float = DEFAULT_BOT_SECONDS
 
 
 def save(saved: SavedMatch, path: Path) -> None:
@@ -270,7 +275,9 @@ class _Session:
         self.names = seat_names(self.seat)
         self.style = CardStyle(options.symbols)
         self.computers = {
-            s: ComputerSeat(options.opponents.get(s, saved.level), match.seed or 0, s)
+            s: ComputerSeat(
+                options.opponents.get(s, saved.level), match.seed or 0, s, options.bot_seconds
+            )
             for s in range(3)
             if s != self.seat
         }

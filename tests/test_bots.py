@@ -5,6 +5,7 @@ the example bots play whole arenas."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -43,11 +44,15 @@ SCHEMA = json.loads((ROOT / "docs" / "bots" / "ts358-bot-1.schema.json").read_te
 jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
 
+@functools.cache
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = {key: value for key, value in SCHEMA.items() if key != "oneOf"}
+    return jsonschema.Draft202012Validator({**schema, "$ref": f"#/$defs/{name}"})
+
+
 def conforms(message: dict, name: str) -> None:
     """``message`` is a valid message ``name`` of docs/bots/ts358-bot-1.schema.json."""
-    schema = {**SCHEMA, "oneOf": None, "$ref": f"#/$defs/{name}"}
-    del schema["oneOf"]
-    jsonschema.validate(message, schema, cls=jsonschema.Draft202012Validator)
+    validator(name).validate(message)
 
 
 def views(seed: int, rules: Rules):
@@ -159,20 +164,22 @@ def test_seats_are_parsed_and_written_one_way():
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=["house", "kurnik"])
 def test_a_bot_is_never_sent_a_card_its_seat_may_not_know(rules, monkeypatch):
-    sent: list[tuple[int, dict, set]] = []
+    sent: list[tuple[Match, int, dict, set]] = []
     current: dict[str, object] = {}
     original = BotProcess.send
 
     def recording(self, message):
         match, seat = current["match"], current["seat"]
         deal = message.get("deal") or message.get("view", {}).get("deal") or match.number
-        sent.append((seat, message, known_cards(match, seat, deal)))
+        sent.append((match, seat, message, known_cards(match, seat, deal)))
         original(self, message)
 
     monkeypatch.setattr(BotProcess, "send", recording)
     kinds = set()
+    matches = []
     for seed in range(3):
         match = Match(rules, 40 + seed)
+        matches.append(match)
         bots = [BotPlayer([sys.executable, str(EXAMPLE_PY)], seed=s) for s in range(3)]
         current["match"] = match
         try:
@@ -188,14 +195,33 @@ def test_a_bot_is_never_sent_a_card_its_seat_may_not_know(rules, monkeypatch):
             for bot in bots:
                 bot.close()
         assert all(not bot.faults for bot in bots), [bot.faults for bot in bots]
-    assert kinds == set(DecisionKind) - (
-        {DecisionKind.RETURN} if not rules.exchange_trumps else set()
-    )
+    assert kinds == every_kind(rules)
     assert len(sent) > 100
-    for seat, message, known in sent:
+    for _, seat, message, known in sent:
         conforms(message, message["type"])
         leaked = cards_in(message) - known
         assert not leaked, (seat, message["type"], leaked)
+    # The events tell each seat every card of every deal once, in the order played, and
+    # each trick's winner after its third card.
+    for match in matches:
+        for seat in range(3):
+            told: dict[int, list[tuple]] = {}
+            for m, s, message, _ in sent:
+                if m is match and s == seat and message["type"] == "events":
+                    told.setdefault(message["deal"], []).extend(
+                        (e.get("seat"), e.get("card"), e.get("winner"))
+                        for e in message["events"]
+                        if e["event"] in ("card", "trick")
+                    )
+            for result in match.results:
+                expected = []
+                for trick in result.tricks:
+                    expected += [
+                        (trick.seat_of(i), str(c), None) for i, c in enumerate(trick.cards)
+                    ]
+                    expected.append((None, None, trick.winner))
+                assert told.pop(result.number) == expected, (seat, result.number)
+            assert not told
 
 
 # ---------------------------------------------------------------------- faults

@@ -35,6 +35,7 @@ __all__ = [
     "deal_end_message",
     "decide_message",
     "decision_message",
+    "events_message",
     "hello_message",
     "parse_message",
     "read_decision",
@@ -151,6 +152,11 @@ def deal_end_message(
         "taken": list(taken),
         "scores": list(scores),
     }
+
+
+def events_message(deal: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """What happened in deal ``deal`` since the bot last heard (:mod:`ts358.bots.events`)."""
+    return {"type": "events", "deal": deal, "events": events}
 
 
 def read_decision(data: dict[str, Any], number: int, view: SeatView) -> Answer:

@@ -16,12 +16,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ts358.bots.events import EventLog
 from ts358.bots.process import BotFault, BotProcess
 from ts358.bots.protocol import (
     PROTOCOL,
     BotProtocolError,
     deal_end_message,
     decide_message,
+    events_message,
     hello_message,
     parse_message,
     read_decision,
@@ -92,6 +94,7 @@ class BotPlayer(Player):
         self._process: BotProcess | None = None
         self._handed_over = False
         self._decisions = 0
+        self._events = EventLog()
         self.name = f"bot {command if isinstance(command, str) else ' '.join(command)}"
 
     def decide(self, view: SeatView) -> Answer:
@@ -108,6 +111,9 @@ class BotPlayer(Player):
             self._fault(view.deal_number, 0, fault)
             return self.fallback.decide(view)
         try:
+            events = self._events.since(view)
+            if events:
+                process.send(events_message(view.deal_number, events))
             process.send(decide_message(number, view, self.seconds))
             return self._answer(process, number, view, time.monotonic() + self.seconds)
         except BotFault as fault:
@@ -119,6 +125,9 @@ class BotPlayer(Player):
         if self._process is None:
             return
         try:
+            rest = self._events.rest(result)
+            if rest:
+                self._process.send(events_message(result.number, rest))
             self._process.send(
                 deal_end_message(result.number, result.game, result.taken, result.scores)
             )

@@ -529,7 +529,8 @@ def test_serve_bot_option_is_checked():
     for value, why in (
         ("nobot", "NAME=COMMAND"),
         ("a b=python3 x.py", "NAME=COMMAND"),
-        ("hard=python3 x.py", "a level's name"),
+        ("hard=python3 x.py", "is taken"),
+        ("remote=python3 x.py", "is taken"),
         ("mine=", "needs the bot's command"),
     ):
         result = run_cli(["serve", "--bot", value, "--port", "1"])
@@ -564,3 +565,163 @@ def test_the_bots_time_control_is_an_option_of_the_arena():
     assert took < 20  # three seatings, each waiting 0.3 s once, not 2 s
     bad = run_cli(["arena", "--bot-time", "0", "--deals", "1"])
     assert bad.exit_code == 2 and "'--bot-time'" in bad.stderr and "more than 0" in bad.stderr
+
+
+# ---------------------------------------------------------------------- remote bots
+
+
+def first_option(message: dict) -> dict:
+    """A decision for a decide message: its first option (four for a discard)."""
+    if message["kind"] == "choose":
+        return {"game": message["options"][0]}
+    if message["kind"] == "discard":
+        return {"cards": message["options"][:4]}
+    return {"card": message["options"][0]}
+
+
+def remote_bot(client, token: str, log: list, quit_after: int | None = None) -> None:
+    """A bot on another computer: joins with ``token`` and answers every decide with its
+    first option (or drops its connection after ``quit_after`` decisions)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect("/bot") as ws:
+        ws.send_text(json.dumps({"type": "join", "token": token}))
+        decided = 0
+        while True:
+            try:
+                message = json.loads(ws.receive_text())
+            except WebSocketDisconnect:
+                return
+            log.append(message)
+            if message["type"] == "hello":
+                ws.send_text(json.dumps({"type": "hello", "name": "remote-test"}))
+            elif message["type"] == "decide":
+                if quit_after is not None and decided == quit_after:
+                    return
+                decided += 1
+                ws.send_text(
+                    json.dumps({"type": "decision", "id": message["id"], **first_option(message)})
+                )
+            elif message["type"] == "bye":
+                return
+
+
+@pytest.mark.parametrize("quit_after", [None, 3], ids=["plays", "drops"])
+def test_a_bot_on_another_computer_takes_its_seat_over_the_websocket(tmp_path, quit_after):
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from ts358.web.app import create_app
+    from ts358.web.lobby import Lobby
+    from web_support import answer, receive, send
+
+    lobby = Lobby(tmp_path / "saves", stats=False)
+    app = create_app(lobby, base_url="http://127.0.0.1:8358", lang="en")
+    with TestClient(app, base_url="http://127.0.0.1:8358", client=("127.0.0.1", 5)) as client:
+        seated = client.post(
+            "/api/tables",
+            json={
+                "deals": 3,
+                "seed": 9,
+                "pace": 0,
+                "analysis": False,
+                "opponents": ["remote", "medium"],
+            },
+        ).json()
+        (link,) = seated["bots"]
+        assert link["seat"] == 1 and link["url"] == "ws://127.0.0.1:8358/bot"
+        (table,) = lobby.tables.values()
+        # A wrong token opens nothing.
+        with client.websocket_connect("/bot") as wrong:
+            wrong.send_text(json.dumps({"type": "join", "token": "x" * 32}))
+            assert json.loads(wrong.receive_text())["gone"] is True
+        log: list[dict] = []
+        bot = threading.Thread(target=remote_bot, args=(client, link["token"], log, quit_after))
+        bot.start()
+        notices = []
+        with client.websocket_connect("/ws") as ws:
+            send(ws, {"type": "join", "token": seated["token"]})
+            receive(ws)
+            while True:
+                message = receive(ws)
+                if message["type"] == "error":
+                    notices.append(message["message"])
+                elif message["type"] == "state":
+                    if message["phase"] == "finished":
+                        break
+                    if answer(message) is not None:
+                        send(ws, answer(message))
+        bot.join(30)
+        assert not bot.is_alive()
+    faults = table.computers[1].player.faults
+    kinds = {m["type"] for m in log}
+    assert {"hello", "decide", "events"} <= kinds
+    for message in log:
+        conforms(message, message["type"])
+    if quit_after is None:
+        assert faults == [] and notices == [] and "deal_end" in kinds
+        assert sum(m["type"] == "decide" for m in log) > 3 * 16
+    else:
+        assert [f.kind for f in faults] == ["died"] and faults[0].decision == quit_after + 1
+        assert len(notices) == 1 and "Ben (a bot) failed" in notices[0]
+
+
+def test_ts358_bot_connects_to_a_remote_seat_and_plays_as_in_process(tmp_path, monkeypatch):
+    import urllib.request
+
+    from websockets.sync.client import connect as ws_connect
+
+    from web_support import answer, live_server
+
+    monkeypatch.setenv("TS358_HOME", str(tmp_path))
+
+    def play_out(url: str, token: str) -> list[int]:
+        with ws_connect(url.replace("http://", "ws://") + "/ws") as ws:
+            ws.send(json.dumps({"type": "join", "token": token}))
+            while True:
+                message = json.loads(ws.recv(timeout=60))
+                if message["type"] != "state":
+                    continue
+                if message["phase"] == "finished":
+                    return message["totals"]
+                if answer(message) is not None:
+                    ws.send(json.dumps(answer(message)))
+
+    def new_table(url: str, opponents: list[str]) -> dict:
+        body = {"deals": 3, "seed": 12, "pace": 0, "analysis": False, "opponents": opponents}
+        request = urllib.request.Request(
+            url + "/api/tables", json.dumps(body).encode(), {"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    with live_server(tmp_path / "saves") as server:
+        seated = new_table(server.url, ["remote", "medium"])
+        (link,) = seated["bots"]
+        bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ts358",
+                "bot",
+                "--level",
+                "medium",
+                "--connect",
+                link["url"],
+                "--token",
+                link["token"],
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            through = play_out(server.url, seated["token"])
+            assert bot.wait(30) == 0, bot.stderr.read() if bot.stderr else ""
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+        inside = play_out(server.url, new_table(server.url, ["medium", "medium"])["token"])
+    assert through == inside
+    refused = run_cli(["bot", "--connect", "ws://127.0.0.1:1/bot"])
+    assert refused.exit_code == 2 and "--connect and --token go together" in refused.stderr

@@ -24,12 +24,12 @@ import threading
 import time
 import weakref
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from ts358._input import quote
 from ts358.bots.protocol import MAX_LINE_BYTES
 
-__all__ = ["FAULT_KINDS", "MAX_QUEUED_LINES", "BotFault", "BotProcess"]
+__all__ = ["FAULT_KINDS", "MAX_QUEUED_LINES", "BotFault", "BotProcess", "Transport"]
 
 MAX_QUEUED_LINES = 256
 """Lines a bot may write ahead of being read; more is a flood."""
@@ -51,6 +51,15 @@ class BotFault(Exception):
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+
+
+class Transport(Protocol):
+    """How a seat talks to its bot: a process (:class:`BotProcess`) or a connection
+    (:class:`~ts358.bots.remote.RemoteBot`)."""
+
+    def send(self, message: dict[str, Any]) -> None: ...
+    def receive(self, deadline: float) -> bytes: ...
+    def close(self) -> None: ...
 
 
 class BotProcess:

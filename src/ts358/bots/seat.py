@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ts358.bots.events import EventLog
-from ts358.bots.process import BotFault, BotProcess
+from ts358.bots.process import BotFault, BotProcess, Transport
 from ts358.bots.protocol import (
     PROTOCOL,
     BotProtocolError,
@@ -68,7 +68,8 @@ class BotPlayer(Player):
     rules are known), with ``seconds`` for each decision.
 
     Args:
-        command: the bot's command line (``python mybot.py``) or its words.
+        command: the bot's command line (``python mybot.py``) or its words; or the seat's
+            end of a connection to a bot elsewhere (:class:`~ts358.bots.remote.RemoteBot`).
         seconds: the time control (:data:`DEFAULT_SECONDS`).
         seed: sent in the hello, for a bot that wants to be repeatable.
         fallback: who decides when the bot can't (default: the rule of thumb).
@@ -77,7 +78,7 @@ class BotPlayer(Player):
 
     def __init__(
         self,
-        command: str | Sequence[str],
+        command: str | Sequence[str] | Transport,
         *,
         seconds: float = DEFAULT_SECONDS,
         seed: int | None = None,
@@ -91,11 +92,12 @@ class BotPlayer(Player):
         self.cwd = cwd
         self.faults: list[Fault] = []
         self.bot_name: str | None = None
-        self._process: BotProcess | None = None
+        self._process: Transport | None = None
         self._handed_over = False
         self._decisions = 0
         self._events = EventLog()
-        self.name = f"bot {command if isinstance(command, str) else ' '.join(command)}"
+        words = command if isinstance(command, (str, Sequence)) else ("a remote bot",)
+        self.name = f"bot {words if isinstance(words, str) else ' '.join(words)}"
 
     def decide(self, view: SeatView) -> Answer:
         """The bot's decision on ``view``, checked; the fallback's if the bot fails."""
@@ -142,8 +144,11 @@ class BotPlayer(Player):
 
     # ------------------------------------------------------------------ inside
 
-    def _start(self, view: SeatView) -> BotProcess:
-        process = BotProcess(self.command, cwd=self.cwd)
+    def _start(self, view: SeatView) -> Transport:
+        command = self.command
+        process: Transport = (
+            BotProcess(command, cwd=self.cwd) if isinstance(command, (str, Sequence)) else command
+        )
         self._process = process
         process.send(hello_message(view.seat, view.rules, self.seconds, seed=self.seed))
         deadline = time.monotonic() + self.seconds
@@ -160,7 +165,7 @@ class BotPlayer(Player):
             self.bot_name = name[:80] if isinstance(name, str) else None
             return process
 
-    def _answer(self, process: BotProcess, number: int, view: SeatView, deadline: float) -> Answer:
+    def _answer(self, process: Transport, number: int, view: SeatView, deadline: float) -> Answer:
         while True:
             line = process.receive(deadline)
             try:

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from ts358.cli.app import app
-from ts358.players import PlayerSpec, make_player
+from ts358.cli.app import CommandError, app
+from ts358.players import Player, PlayerSpec, make_player
 
 __all__ = ["bot_command"]
 
@@ -18,7 +18,8 @@ BOT_HELP = (
     "object a line (hello, decide, deal_end, bye), and answer on stdout. Seats a ts358 player "
     "wherever the protocol is served, e.g. ts358 arena --players 'cmd:ts358 bot --level hard',"
     "hard,medium. The player is seeded with the seed the table sends, so it plays as the same "
-    "player would in the table's own process (docs/bots.md)."
+    "player would in the table's own process. With --connect and --token it takes a remote "
+    "bot's seat of a ts358 serve instead, over its WebSocket (docs/bots.md)."
 )
 
 
@@ -41,7 +42,38 @@ def bot_command(
             "them (hard:layouts=8); default: medium.",
         ),
     ] = "medium",
+    connect: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--connect",
+            metavar="URL",
+            help="The WebSocket of a remote bot's seat, as the server gives it "
+            "(ws://HOST:PORT/bot); needs --token.",
+        ),
+    ] = None,
+    token: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--token", metavar="TOKEN", help="The seat's token, with --connect."),
+    ] = None,
 ) -> None:
-    from ts358.bots import serve_bot
+    def make(seed: int | None) -> Player:
+        return make_player(level, seed)
 
-    serve_bot(lambda seed: make_player(level, seed), name=f"ts358 {level}")
+    name = f"ts358 {level}"
+    if connect is None and token is None:
+        from ts358.bots import serve_bot
+
+        serve_bot(make, name=name)
+        return
+    if connect is None or token is None:
+        raise CommandError("--connect and --token go together")
+    if not connect.startswith(("ws://", "wss://")):
+        raise CommandError(f"--connect: a WebSocket address (ws://HOST:PORT/bot), not {connect!r}")
+    from ts358.bots.client import connect_bot
+
+    try:
+        code = connect_bot(connect, token, make, name)
+    except OSError as exc:
+        raise CommandError(f"can't connect to {connect}: {exc.strerror or exc}") from None
+    if code:
+        raise typer.Exit(code)

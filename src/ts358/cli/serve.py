@@ -15,6 +15,8 @@ from ts358.cli.app import CommandError, app
 from ts358.cli.options import whole_number
 from ts358.players import LEVELS
 
+REMOTE = "remote"  # ts358.web.lobby.REMOTE, without importing the web extra
+
 __all__ = ["serve_command"]
 
 DEFAULT_HOST = "127.0.0.1"
@@ -44,8 +46,8 @@ def _bot(text: str) -> str:
         raise typer.BadParameter(
             f"NAME=COMMAND with a name of letters, digits, '_', '.' or '-', not {quote(text)}"
         )
-    if name in LEVELS:
-        raise typer.BadParameter(f"{name!r} is a level's name: give the bot another")
+    if name in (*LEVELS, REMOTE):
+        raise typer.BadParameter(f"{name!r} is taken (a level, or a remote bot): give another")
     try:
         spec = parse_seat(BOT_PREFIX + command)
     except ValueError as exc:

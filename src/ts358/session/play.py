@@ -37,7 +37,7 @@ from ts358.bots.spec import make_seat
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match, player_seed
-from ts358.players import Advice, SamplingPlayer, make_player
+from ts358.players import Advice, Player, SamplingPlayer, make_player
 from ts358.record import write_record
 from ts358.session.history import entry_from_match, record_match
 from ts358.session.human import HumanPlayer, LineInput, QuitRequested
@@ -127,11 +127,19 @@ class ComputerSeat:
     too)."""
 
     def __init__(
-        self, level: str, seed: int, seat: int, bot_seconds: float = DEFAULT_BOT_SECONDS
+        self,
+        level: str | Player,
+        seed: int,
+        seat: int,
+        bot_seconds: float = DEFAULT_BOT_SECONDS,
     ) -> None:
         self.seed = player_seed(seed, seat)
         self.seat = seat
-        self.player = make_seat(level, self.seed, threads=default_threads(), seconds=bot_seconds)
+        self.player = (
+            level
+            if isinstance(level, Player)
+            else make_seat(level, self.seed, threads=default_threads(), seconds=bot_seconds)
+        )
         self._told = 0  # the bot's faults said so far
 
     def new_faults(self) -> list[Fault]:

@@ -418,6 +418,7 @@ def create_app(
                 "token": table.tokens[table.host],
                 "seat": table.host,
                 "links": table.links(base_url),
+                "bots": table.bot_links(base_url),
             }
         )
 
@@ -456,15 +457,28 @@ def create_app(
             raise LobbyError('resume: send {"id": ...} (the id of a saved match)')
         return seated(await asyncio.to_thread(lobby.resume, data["id"]))
 
-    async def seat_socket(socket: WebSocket) -> None:
+    def foreign(socket: WebSocket) -> bool:
+        """Whether ``socket`` was opened by a page of another origin. A browser always sends
+        the page's origin: it must be this server's page (another site, or another
+        program's page on this computer, is refused); a program that is not a browser sends
+        none, and still needs a token."""
         origin = socket.headers.get("origin")
-        # A browser always sends the page's origin: it must be this server's page (another
-        # site, or another program's page on this computer, is refused); a program that
-        # is not a browser sends none, and still needs a seat's token.
-        if origin is not None and not (
+        return origin is not None and not (
             named_host(urlsplit(origin).netloc)
             and _same_origin(origin, socket.headers.get("host", ""))
-        ):
+        )
+
+    async def bot_socket(socket: WebSocket) -> None:
+        """A bot on another computer at its seat: the protocol's messages both ways."""
+        if foreign(socket):
+            await socket.close(code=4003)
+            return
+        await socket.accept()
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await _serve_remote_bot(socket, lobby)
+
+    async def seat_socket(socket: WebSocket) -> None:
+        if foreign(socket):
             await socket.close(code=4003)
             return
         await socket.accept()
@@ -523,6 +537,7 @@ def create_app(
             Route("/api/tables", host_only(new_table), methods=["POST"]),
             Route("/api/resume", host_only(resume), methods=["POST"]),
             WebSocketRoute("/ws", seat_socket),
+            WebSocketRoute("/bot", bot_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
@@ -558,6 +573,47 @@ async def _join(socket: WebSocket, lobby: Lobby) -> tuple[Table, int] | None:
         await socket.send_text(json.dumps({**error_message(why), "gone": True}))
         await socket.close(code=4004)
     return found
+
+
+async def _serve_remote_bot(socket: WebSocket, lobby: Lobby) -> None:
+    """Join a remote bot's seat by the token of its first message, then carry the table's
+    messages to it and its answers back until either side goes."""
+    try:
+        data = parse_json(await asyncio.wait_for(socket.receive_text(), JOIN_SECONDS))
+        token = data.get("token") if isinstance(data, dict) else None
+    except (asyncio.TimeoutError, json.JSONDecodeError, InputError, KeyError) as exc:
+        await socket.send_text(json.dumps(error_message(f"join first: {exc}")))
+        await socket.close(code=4002)
+        return
+    bot = lobby.find_remote(token) if isinstance(token, str) else None
+    loop = asyncio.get_running_loop()
+    outgoing: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def sender(text: str | None) -> None:
+        loop.call_soon_threadsafe(outgoing.put_nowait, text)
+
+    if bot is None or not bot.attach(sender):
+        await socket.send_text(
+            json.dumps({**error_message("no bot's seat for this token"), "gone": True})
+        )
+        await socket.close(code=4004)
+        return
+
+    async def pump() -> None:
+        while (text := await outgoing.get()) is not None:
+            await socket.send_text(text)
+        await socket.close(code=1000)
+
+    pumping = asyncio.ensure_future(pump())
+    try:
+        while True:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            bot.arrived(message.get("text") or message.get("bytes") or b"")
+    finally:
+        bot.detach()
+        pumping.cancel()
 
 
 async def _serve_seat(socket: WebSocket, room: Room, seat: int) -> None:

@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from ts358._input import InputError, number, quote
-from ts358.match import Match
-from ts358.players import LEVELS
+from ts358.bots.remote import RemoteBot
+from ts358.bots.seat import BotPlayer
+from ts358.match import Match, player_seed
+from ts358.players import LEVELS, Player
 from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
 from ts358.session.history import leaderboard, load_entries, saves_dir, summarize_history
 from ts358.session.play import ENGINE_NAMES, HUMAN_SEAT, SessionError
@@ -87,8 +89,9 @@ class MatchOptions:
         analysis_seconds: its time budget.
         seed: the match's seed (None: a random one).
         opponents: who plays the computer seats, in playing order after the host's: a
-            level or the name of one of the server's bots (``ts358 serve --bot``); empty:
-            both at ``level``.
+            level, the name of one of the server's bots (``ts358 serve --bot``) or
+            ``remote`` (a bot on another computer connects to the seat: docs/bots.md);
+            empty: both at ``level``.
     """
 
     deals: int = 6
@@ -124,7 +127,7 @@ class MatchOptions:
         if not isinstance(analysis, bool):
             raise LobbyError(f"'analysis' must be true or false, not {quote(analysis)}")
         opponents = data.get("opponents", [])
-        allowed = (*LEVELS, *bots)
+        allowed = (*LEVELS, *bots, REMOTE)
         if (
             not isinstance(opponents, list)
             or len(opponents) not in (0, 2)
@@ -147,6 +150,10 @@ class MatchOptions:
             seed=seed,
             opponents=tuple(opponents),
         )
+
+
+REMOTE = "remote"
+"""The opponent that is a bot on another computer, connecting by the WebSocket ``/bot``."""
 
 
 class Lobby:
@@ -207,9 +214,13 @@ class Lobby:
             ) from None
         humans = range(HUMAN_SEAT, HUMAN_SEAT + options.humans)
         computers = [s for s in range(3) if s not in humans]
-        chosen = {
-            seat: self.bots.get(name, name) for seat, name in zip(computers, options.opponents)
-        }
+        chosen: dict[int, str | Player] = {}
+        for seat, name in zip(computers, options.opponents):
+            if name == REMOTE:
+                remote = RemoteBot(secrets.token_urlsafe(24))
+                chosen[seat] = BotPlayer(remote, seed=player_seed(seed, seat))
+            else:
+                chosen[seat] = self.bots.get(name, name)
         try:
             table = Table(saved, path, humans, lock=lock, stats=self.stats, opponents=chosen)
         except SessionError as exc:
@@ -268,6 +279,16 @@ class Lobby:
             if path is not None and self.tables.get(path) is table:
                 del self.tables[path]
         table.close()
+
+    def find_remote(self, token: str) -> RemoteBot | None:
+        """The seat of a bot on another computer that ``token`` opens, or None."""
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
+            bot = table.remote_bot(token)
+            if bot is not None:
+                return bot
+        return None
 
     def find(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a seat token, or None."""

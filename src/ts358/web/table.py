@@ -30,9 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from ts358.analysis.review import DealReview, review_deal
+from ts358.bots.remote import RemoteBot
+from ts358.bots.seat import BotPlayer
 from ts358.cards import CardSet
 from ts358.deal import Answer, Applied, DealResult, IllegalDecision, Pending
 from ts358.players.advice import Advice
+from ts358.players.base import Player
 from ts358.session.history import entry_from_match, record_match
 from ts358.session.human import (
     discard_refusal,
@@ -73,8 +76,9 @@ class Table:
         lock: the save's lock, held while the table is open (released at the end of the
             match or by :meth:`close`).
         stats: add the finished match to the statistics of :mod:`ts358.session.history`.
-        opponents: who plays a computer seat, by seat: a level, or a bot (``cmd:COMMAND``,
-            docs/bots.md); a bot's faults are told to the table (:meth:`notices`).
+        opponents: who plays a computer seat, by seat: a level, a bot (``cmd:COMMAND``,
+            docs/bots.md) or a player made already (a remote bot's seat); a bot's faults are
+            told to the table (:meth:`notices`).
     """
 
     def __init__(
@@ -85,7 +89,7 @@ class Table:
         *,
         lock: SaveLock | None = None,
         stats: bool = True,
-        opponents: Mapping[int, str] | None = None,
+        opponents: Mapping[int, str | Player] | None = None,
     ) -> None:
         self.saved = saved
         self.match = saved.match
@@ -123,6 +127,33 @@ class Table:
             if secrets.compare_digest(mine.encode(), token.encode()):
                 found = seat
         return found
+
+    def remote_bots(self) -> dict[int, RemoteBot]:
+        """The seats played by bots on other computers, by seat."""
+        found = {}
+        for seat, computer in self.computers.items():
+            player = computer.player
+            if isinstance(player, BotPlayer) and isinstance(player.command, RemoteBot):
+                found[seat] = player.command
+        return found
+
+    def remote_bot(self, token: str) -> RemoteBot | None:
+        """The remote bot's seat that ``token`` opens, or None (compared in constant time)."""
+        found = None
+        for bot in self.remote_bots().values():
+            if secrets.compare_digest(bot.token.encode(), token.encode()):
+                found = bot
+        return found
+
+    def bot_links(self, base_url: str) -> list[dict[str, Any]]:
+        """What a bot on another computer needs to take its seat: the WebSocket to open and
+        the token to join with (docs/bots.md#remote-bots)."""
+        names = seat_names(self.host, self.lang)
+        socket = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/bot"
+        return [
+            {"seat": seat, "name": names[seat], "url": socket, "token": bot.token}
+            for seat, bot in self.remote_bots().items()
+        ]
 
     def links(self, base_url: str) -> list[dict[str, Any]]:
         """The links of the human seats other than the host's, each carrying its token (in

@@ -5,7 +5,7 @@
 
 Three medium players play the first deals of seeded 3-deal matches. At every decision of
 every seat except the plays, and at the plays of seat 0, the strong player of ``ts358 play``'s
-hint (:func:`ts358.session.play.strong_hint`: the default effort, one second, every usable
+hint (:class:`ts358.analysis.hints.HintService`: the default effort, one second, every usable
 core, one player kept for the whole run as the session keeps it) advises on the same view,
 and the advice is timed. Per kind (play early: more than ``Effort.late_from`` cards in hand;
 play late; a decision with one option counts as forced) the median, p90 and max time, and
@@ -23,9 +23,9 @@ from typing import Any
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
 from ts358 import Basis, Match, Rules
+from ts358.analysis.hints import HINT_SECONDS, HintService
 from ts358.analysis.solve import default_threads
 from ts358.players import Effort, HeuristicPlayer
-from ts358.session import play
 from ts358.view import DecisionKind, SeatView
 
 KINDS = ("choose", "discard", "give", "return", "play-early", "play-late", "forced")
@@ -54,6 +54,7 @@ def main() -> int:
     matches, deals = (1, 1) if args.quick else (args.matches, args.deals)
     effort = Effort()
     medium = HeuristicPlayer()
+    hints = HintService()
     rows: list[dict[str, Any]] = []
     for m in range(matches):
         seed = args.first_seed + m
@@ -63,7 +64,7 @@ def main() -> int:
             if view.kind is not DecisionKind.PLAY or pending.seat == 0:
                 kind = _kind(view, effort)
                 start = time.perf_counter()
-                advice = play.strong_hint(view)
+                advice = hints(view)
                 ms = 1000 * (time.perf_counter() - start)
                 rows.append(
                     {
@@ -114,7 +115,7 @@ def main() -> int:
             "deals": deals,
             "first_seed": args.first_seed,
             "threads": default_threads(),
-            "time_limit": play.HINT_SECONDS,
+            "time_limit": HINT_SECONDS,
         },
         "kinds": kinds,
         "decisions": rows,

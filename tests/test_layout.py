@@ -26,6 +26,7 @@ from rich.text import Text
 from cli_runner import run_cli
 from test_play_interactive import human_script, illegal_card
 from ts358.analysis import review
+from ts358.analysis.hints import HintService
 from ts358.match import DEFAULT_NAMES
 from ts358.players import Advice, Basis
 from ts358.rules import Contract
@@ -218,7 +219,7 @@ def answers(steps):
 def test_every_screen_of_a_match_and_the_statistics_at_80_columns(
     lang, recorded, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr("ts358.session.play.strong_hint", fake_hint)
+    monkeypatch.setattr(HintService, "__call__", lambda self, view: fake_hint(view))
     # The review of the last five tricks of each deal: quick, and the same every time.
     monkeypatch.setattr(
         "ts358.session.play.review_deal",

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import run_cli
+from ts358.analysis.hints import HintService
 from ts358.cards import CardSet
 from ts358.deal import format_decision
 from ts358.match import Match
@@ -75,7 +76,7 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
         ranked = tuple((card, float(-i)) for i, card in enumerate(view.options))
         return Advice(view.kind, Basis.SOLVED, ranked, sampled=4, solved=3, bounded=1)
 
-    monkeypatch.setattr("ts358.session.play.strong_hint", fake_hint)
+    monkeypatch.setattr(HintService, "__call__", lambda self, view: fake_hint(view))
     plays = [i for i, (kind, view, _) in enumerate(steps) if kind is DecisionKind.PLAY]
     bad_at = next(i for i in plays if illegal_card(steps[i][1]) is not None)
     bad_card = illegal_card(steps[bad_at][1])
@@ -344,18 +345,12 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
     assert short[view.game.label] not in row[games_left:].split()
 
 
-def test_strong_hint_too_early_gives_the_rule_of_thumbs_card(monkeypatch):
-    from ts358.players import Effort, SamplingPlayer
-    from ts358.session import play as play_cli
-
-    monkeypatch.setitem(
-        play_cli._STRONG, 0, SamplingPlayer(0, effort=Effort(node_budget=1), tt_mb=1)
-    )
-    monkeypatch.setattr(play_cli, "HINT_SECONDS", 1e-9)  # no time to prove anything
+def test_strong_hint_too_early_gives_the_rule_of_thumbs_card():
+    hints = HintService(seconds=1e-9)  # no time to prove anything
     match = Match(Rules(length=3), seed=3)
     while (pending := match.pending()).kind is not DecisionKind.PLAY:
         match.apply_answer(make_player("medium").decide(pending.view))
-    advice = play_cli.strong_hint(pending.view)
+    advice = hints(pending.view)
     assert advice.basis is Basis.RULE_OF_THUMB
     assert advice.best == make_player("medium").decide(pending.view)
     out = io.StringIO()
@@ -385,12 +380,14 @@ def test_a_hint_with_one_choice_says_so():
 
 
 def test_hint_at_the_game_choice_the_exchange_and_the_discard(monkeypatch):
+    from ts358.analysis import hints
     from ts358.players import Effort, SamplingPlayer
-    from ts358.session import play as play_cli
 
     # A lighter strong player than the session's: the same advice, sooner.
     light = Effort(choose=2, discard=2, give=2, node_budget=300_000)
-    monkeypatch.setitem(play_cli._STRONG, 0, SamplingPlayer(0, effort=light, tt_mb=4))
+    monkeypatch.setattr(
+        hints, "SamplingPlayer", lambda seed, threads: SamplingPlayer(seed, effort=light, tt_mb=4)
+    )
     wanted = {DecisionKind.CHOOSE, DecisionKind.GIVE, DecisionKind.DISCARD}
     seed = next(s for s in range(40) if wanted <= {k for k, _, _ in human_script(s)[0]})
     steps, _ = human_script(seed)

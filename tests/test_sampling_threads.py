@@ -11,6 +11,8 @@ import pytest
 
 from test_sampling_player import run_deal_to, twin
 from ts358 import Contract, Role, Rules, _core358
+from ts358.analysis import hints as hints_module
+from ts358.analysis.hints import HintService
 from ts358.cards import Card
 from ts358.match import Match
 from ts358.players import Effort, HeuristicPlayer, PlayEstimate, SamplingPlayer, make_player
@@ -302,10 +304,11 @@ def test_the_session_thinks_on_every_usable_core(monkeypatch):
     from ts358.session import play
 
     monkeypatch.setattr(play, "default_threads", lambda: 2)
-    monkeypatch.setattr(play, "_STRONG", {})
+    monkeypatch.setattr(hints_module, "default_threads", lambda: 2)
     assert play.ComputerSeat("hard", 1, 1).player.threads == 2
-    play.strong_hint(run_deal_to(40, 0, 12).view(0))  # late in the deal: solved at once
-    assert play._STRONG[0].threads == 2
+    hints = HintService()
+    hints(run_deal_to(40, 0, 12).view(0))  # late in the deal: solved at once
+    assert hints._player is not None and hints._player.threads == 2
     built = []
     monkeypatch.setattr(play, "make_player", lambda *a, **k: built.append(k) or make_player(*a))
     play.play_auto(Match(Rules(length=3), seed=1), "medium", False, lambda line: None)

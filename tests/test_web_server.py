@@ -411,13 +411,13 @@ def test_a_terminal_save_resumes_in_the_browser_and_back(client, home):
 
 
 def test_hint_answers_the_decision_due(client, monkeypatch):
+    from ts358.analysis.hints import HintService
     from ts358.players.advice import Advice, Basis
-    from ts358.web.table import Table
 
     def advise(view):
         return Advice(view.kind, Basis.SOLVED, tuple((c, 1.0) for c in view.options), 3, 3)
 
-    monkeypatch.setattr(Table, "advise", staticmethod(advise))
+    monkeypatch.setattr(HintService, "__call__", lambda self, view: advise(view))
     socket = join(client, new_table(client, deals=3, level="easy", seed=5)["token"])
     state = receive(socket)
     while answer(state) is None or state["decision"] != "play":

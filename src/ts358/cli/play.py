@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ts358._input import quote
+from ts358.analysis.hints import HintService
 from ts358.bots import DEFAULT_SECONDS
 from ts358.cli.app import CommandError, app
 from ts358.cli.options import (
@@ -27,9 +28,8 @@ from ts358.cli.options import (
     Seed,
     seconds,
 )
-from ts358.deal import Answer
 from ts358.match import Match
-from ts358.players import LEVELS, Advice
+from ts358.players import LEVELS
 from ts358.rules import Rules, VoidRule
 from ts358.session import play
 from ts358.session import texts as i18n
@@ -45,7 +45,6 @@ from ts358.session.saves import (
     save_files,
 )
 from ts358.session.table import render_standings, seat_names
-from ts358.view import SeatView
 
 __all__ = ["play_command"]
 
@@ -75,11 +74,6 @@ def _resume_path(text: str) -> Path:
     if not saves:
         raise CommandError(f"--resume last: no saved match in {folder}")
     return saves[0]
-
-
-def _hint(view: SeatView) -> Advice[Answer]:
-    # Looked up at call time, so that tests can replace the strong hint.
-    return play.strong_hint(view)
 
 
 @app.command(
@@ -184,7 +178,7 @@ def play_command(
                 analysis_seconds=saved.settings.analysis_seconds,
                 record=record,
                 symbols=symbols,
-                hint=_hint,
+                hint=HintService(),
                 opponents=_seats(opponents, saved),
                 bot_seconds=bot_time or DEFAULT_SECONDS,
             )

@@ -190,7 +190,7 @@ class HumanPlayer(Player):
         names: display names by seat.
         history: the finished deals of the match so far (for ``score``).
         hint: the advice at any decision (for ``hint``), e.g.
-            :func:`ts358.session.play.strong_hint`.
+            :class:`ts358.analysis.hints.HintService`.
     """
 
     name = "human"

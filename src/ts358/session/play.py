@@ -29,6 +29,7 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
+from ts358.analysis.hints import HintService
 from ts358.analysis.review import review_deal
 from ts358.analysis.solve import default_threads
 from ts358.bots.seat import DEFAULT_SECONDS as DEFAULT_BOT_SECONDS
@@ -37,7 +38,7 @@ from ts358.bots.spec import make_seat
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult, IllegalDecision
 from ts358.match import Match, player_seed
-from ts358.players import Advice, Player, SamplingPlayer, make_player
+from ts358.players import Advice, Player, make_player
 from ts358.record import write_record
 from ts358.session.history import entry_from_match, record_match
 from ts358.session.human import HumanPlayer, LineInput, QuitRequested
@@ -64,7 +65,6 @@ __all__ = [
     "play_auto",
     "play_interactive",
     "save",
-    "strong_hint",
     "write_match_record",
 ]
 
@@ -161,24 +161,6 @@ class ComputerSeat:
         return self.player.decide(view)
 
 
-_STRONG: dict[int, Any] = {}
-
-
-HINT_SECONDS = 1.0
-"""About how long a hint may think."""
-
-
-def strong_hint(view: SeatView) -> Advice[Answer]:
-    """The strong (sampling) player's advice at any decision (:meth:`SamplingPlayer.advise`):
-    the options ranked by their expected deal score, thinking about :data:`HINT_SECONDS` on
-    every usable core (estimates where a layout was not solved in time, the rule of thumb's
-    choice where nothing could be valued)."""
-    player = _STRONG.get(0)
-    if player is None:
-        player = _STRONG[0] = SamplingPlayer(0, threads=default_threads())
-    return player.advise(view, time_limit=HINT_SECONDS)
-
-
 @dataclasses.dataclass
 class PlayOptions:
     """Settings of an interactive session.
@@ -188,7 +170,8 @@ class PlayOptions:
         analysis: analyse each deal double dummy after it.
         analysis_seconds: time budget of one deal's analysis (the end of the deal first).
         record: write the match record here when the match ends.
-        hint: the hint provider (default: the strong player, :func:`strong_hint`).
+        hint: the hint provider (default: a :class:`~ts358.analysis.hints.HintService` of
+            the session's own; None: no hints).
         symbols: suit symbols (else letters).
         stats: add the finished match to the local statistics.
         opponents: who plays each computer seat, by seat: a level (``hard``) or a bot
@@ -201,7 +184,9 @@ class PlayOptions:
     analysis: bool = True
     analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
     record: Path | None = None
-    hint: Callable[[SeatView], Advice[Answer]] | None = strong_hint
+    hint: Callable[[SeatView], Advice[Answer]] | None = dataclasses.field(
+        default_factory=HintService
+    )
     symbols: bool = True
     stats: bool = True
     opponents: dict[int, str] = dataclasses.field(default_factory=dict)

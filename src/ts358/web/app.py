@@ -42,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ts358._input import InputError, parse_json
+from ts358.analysis.hints import HintService
 from ts358.deal import DealResult
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, VoidRule
@@ -133,9 +134,10 @@ class Room:
     """A table on the server: its lock, the seats' WebSockets, the task that plays the
     computer players' decisions, the hints being computed."""
 
-    def __init__(self, table: Table, workers: Workers) -> None:
+    def __init__(self, table: Table, workers: Workers, hints: HintService) -> None:
         self.table = table
         self.workers = workers
+        self.hints = hints
         self.lock = asyncio.Lock()
         self.sockets: dict[int, WebSocket] = {}
         self.hinting: set[int] = set()
@@ -256,7 +258,7 @@ class Room:
     async def _hint(self, seat: int, view: SeatView, step: int) -> None:
         table = self.table
         try:
-            advice = await self.workers.hints.run(Table.advise, view)
+            advice = await self.workers.hints.run(self.hints, view)
         except Busy:
             raise DecisionRefused(t("web.server_busy", table.lang)) from None
         finally:
@@ -359,7 +361,7 @@ def create_app(
 
     def room_of(table: Table) -> Room:
         if table not in rooms:
-            rooms[table] = Room(table, pools)
+            rooms[table] = Room(table, pools, lobby.hints)
         return rooms[table]
 
     def sweep() -> None:

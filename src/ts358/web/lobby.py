@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ts358._input import InputError, number, quote
+from ts358.analysis.hints import HintService
 from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
 from ts358.match import Match, player_seed
@@ -179,6 +180,7 @@ class Lobby:
     ) -> None:
         self.folder = folder if folder is not None else saves_dir()
         self.bots = dict(bots or {})
+        self.hints = HintService()  # the hints of every table of this lobby, one at a time
         self.stats = stats
         self.on_table = on_table
         self.tables: dict[Path, Table] = {}

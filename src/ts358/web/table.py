@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -34,7 +33,6 @@ from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
 from ts358.cards import CardSet
 from ts358.deal import Answer, Applied, DealResult, IllegalDecision, Pending
-from ts358.players.advice import Advice
 from ts358.players.base import Player
 from ts358.session.history import entry_from_match, record_match
 from ts358.session.human import (
@@ -44,7 +42,7 @@ from ts358.session.human import (
     play_refusal,
     return_refusal,
 )
-from ts358.session.play import ComputerSeat, fault_text, save, strong_hint
+from ts358.session.play import ComputerSeat, fault_text, save
 from ts358.session.saves import SavedMatch, SaveLock
 from ts358.session.table import CardStyle, seat_names
 from ts358.session.texts import t
@@ -56,7 +54,6 @@ __all__ = ["DecisionRefused", "Table"]
 
 _STYLE = CardStyle(symbols=True)
 _log = logging.getLogger("ts358.web")
-_HINTS = threading.Lock()
 
 
 class DecisionRefused(ValueError):
@@ -308,14 +305,6 @@ class Table:
     def hint_view(self, seat: int) -> SeatView:
         """``seat``'s view for advice on its decision; DecisionRefused if none is due."""
         return self._due_view(seat)
-
-    @staticmethod
-    def advise(view: SeatView) -> Advice[Answer]:
-        """The terminal's hint at a view (:func:`ts358.session.play.strong_hint`, about a
-        second on every core): call it on a worker thread. One hint at a time in the
-        process: the strong player behind them is one object, not made for two threads."""
-        with _HINTS:
-            return strong_hint(view)
 
     def analyse(self, result: DealResult) -> DealReview | None:
         """The after-deal double-dummy review, as the terminal makes it: every person's

@@ -66,6 +66,11 @@ class Player:
         """A legal card: one of ``view.options``."""
         raise NotImplementedError
 
+    def reseed(self, key: str) -> None:
+        """Start the player's random choices again from ``key`` (a session reseeds its
+        computer players before each decision, so that a resumed match goes on as the
+        uninterrupted one would have). A player that draws nothing at random ignores it."""
+
     def deal_over(self, seat: int, result: DealResult) -> None:
         """The deal this player sat in at ``seat`` is over (most players need not know)."""
 

@@ -20,6 +20,9 @@ class RandomPlayer(Player):
     def __init__(self, seed: int | None = None) -> None:
         self.rng = _random.Random(seed)
 
+    def reseed(self, key: str) -> None:
+        self.rng.seed(key)
+
     def choose_game(self, view: SeatView) -> Contract:
         return self.rng.choice(sorted(view.available[view.seat]))
 

@@ -155,9 +155,7 @@ class ComputerSeat:
         return [{"seat": self.seat, **f.to_json()} for f in self.player.faults]
 
     def decide(self, view: SeatView, step: int) -> Answer:
-        rng = getattr(self.player, "rng", None)
-        if rng is not None and hasattr(rng, "seed"):
-            rng.seed(f"{self.seed}:{step}")
+        self.player.reseed(f"{self.seed}:{step}")
         return self.player.decide(view)
 
 

@@ -203,6 +203,44 @@ def test_a_bot_takes_a_seat_chosen_on_the_start_page(browser, tmp_path, monkeypa
         assert type(table.computers[1].player).__name__ != "BotPlayer"
 
 
+def test_a_remote_bot_seat_chosen_on_the_start_page(browser, tmp_path, monkeypatch, console):
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("TS358_HOME", str(tmp_path))
+    with live_server(tmp_path / "saves") as srv:
+        page = console.watch(browser.new_page(viewport={"width": 960, "height": 680}))
+        new_match(page, srv.url, **{"bot-left": "remote", "deals": 3, "analysis": False})
+        command = page.wait_for_selector("[data-bot-seat]")
+        assert command.get_attribute("data-bot-seat") == "1"
+        url, token = command.get_attribute("data-bot-url"), command.get_attribute("data-bot-token")
+        assert url == srv.url.replace("http://", "ws://") + "/bot"
+        assert command.inner_text() == f"ts358 bot --connect {url} --token {token}"
+        bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ts358",
+                "bot",
+                "--level",
+                "medium",
+                "--connect",
+                url,
+                "--token",
+                token,
+            ]
+        )
+        try:
+            seen = play(page, {"summary"})
+            assert "play" in seen
+            (table,) = srv.lobby.tables.values()
+            player = table.computers[1].player
+            assert player.bot_name == "ts358 medium" and player.faults == []
+        finally:
+            bot.kill()
+            bot.wait()
+
+
 def test_a_three_deal_match_with_the_exchange(browser, server, console, shots):
     page = console.watch(browser.new_page(viewport={"width": 960, "height": 680}))
     # Seed 7: you give in the exchange of deal 2 (found by playing web_support.answer).

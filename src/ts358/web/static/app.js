@@ -103,11 +103,11 @@ async function lobby(lang) {
     h("h2", {}, T("web.new_match")),
     h("label", {}, T("web.deals"), select("deals", info.lengths, d.deals)),
     h("label", {}, T("web.level"), select("level", info.levels, d.level, (v) => T("level." + v))),
-    // The server's bots (ts358 serve --bot NAME=COMMAND), each seat's own choice.
-    info.bots.length
-      ? ["left", "right"].map((seat) => h("label", {}, T("seat." + seat),
-        select("bot-" + seat, ["", ...info.bots], "", (v) => (v ? v : T("web.bot_none")))))
-      : null,
+    // Each other seat: the level above, a bot on another computer, or one of the server's
+    // bots (ts358 serve --bot NAME=COMMAND).
+    ["left", "right"].map((seat) => h("label", {}, T("seat." + seat),
+      select("bot-" + seat, ["", "remote", ...info.bots], "",
+        (v) => (v === "" ? T("web.bot_none") : v === "remote" ? T("web.bot_remote") : v)))),
     h("label", {}, T("web.rules"), select("rules", info.rules, d.rules, (v) => T("rules." + v))),
     h("label", {}, T("web.language"), select("lang", info.languages, info.lang, (v) => v)),
     h("label", {}, T("web.humans"), select("humans", [1, 2, 3], d.humans,
@@ -163,6 +163,7 @@ function statistics(stats) {
 
 function seatTable(data) {
   sessionStorage.setItem("links:" + data.token, JSON.stringify(data.links));
+  sessionStorage.setItem("bots:" + data.token, JSON.stringify(data.bots || []));
   location.hash = "seat=" + data.token;
 }
 
@@ -195,7 +196,7 @@ async function resume(id) {
 
 const table = {
   socket: null, token: null, seat: null, state: null, hint: null, review: null,
-  links: [], error: "", picked: new Set(), showLast: false, analysis: true, retry: 0,
+  links: [], bots: [], error: "", picked: new Set(), showLast: false, analysis: true, retry: 0,
   closed: false,
 };
 
@@ -204,6 +205,8 @@ function connect(token) {
   table.closed = false;
   const links = sessionStorage.getItem("links:" + token);
   table.links = links ? JSON.parse(links) : [];
+  const bots = sessionStorage.getItem("bots:" + token);
+  table.bots = bots ? JSON.parse(bots) : [];
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/ws");
   table.socket = socket;
@@ -476,6 +479,16 @@ function summaryPanel(state) {
   return panel;
 }
 
+// The remote bots' seats: the command that seats ts358's own player there, which any bot
+// of the protocol can follow (docs/bots.md#remote-bots).
+function botsPanel() {
+  if (!table.bots || !table.bots.length) return null;
+  return h("section", { class: "panel links" }, h("h3", {}, T("web.bot_links")),
+    h("ul", {}, table.bots.map((b) => h("li", {}, T("web.link_seat", { name: b.name }), ": ",
+      h("code", { "data-bot-seat": b.seat, "data-bot-url": b.url, "data-bot-token": b.token },
+        `ts358 bot --connect ${b.url} --token ${b.token}`)))));
+}
+
 function linksPanel() {
   if (!table.links.length) return null;
   return h("section", { class: "panel links" }, h("h3", {}, T("web.links")),
@@ -539,7 +552,7 @@ function render() {
     state.phase === "summary" || state.phase === "finished" ? null : handRow(state),
     state.discard && table.showLast ? h("div", { class: "talon" }, h("span", {}, T("web.your_discard")),
       state.discard.map((c) => cardFace(c))) : null),
-  h("aside", { class: "side" }, summaryPanel(state), hintPanel(), scoreSheet(state), linksPanel(),
+  h("aside", { class: "side" }, summaryPanel(state), hintPanel(), scoreSheet(state), linksPanel(), botsPanel(),
     h("p", { class: "keys" }, T("web.keys"))));
   app.replaceChildren(view);
   if (focused) {

@@ -29,7 +29,7 @@ from typing import IO, Any, Protocol
 from ts358._input import quote
 from ts358.bots.protocol import MAX_LINE_BYTES
 
-__all__ = ["FAULT_KINDS", "MAX_QUEUED_LINES", "BotFault", "BotProcess", "Transport"]
+__all__ = ["FAULT_KINDS", "MAX_QUEUED_LINES", "BotFault", "BotProcess", "Inbox", "Transport"]
 
 MAX_QUEUED_LINES = 256
 """Lines a bot may write ahead of being read; more is a flood."""
@@ -51,6 +51,39 @@ class BotFault(Exception):
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+
+
+class Inbox:
+    """What a bot has sent and the seat has not read yet: its lines, at most
+    :data:`MAX_QUEUED_LINES` (more is a flood), or the fault that ended them; after a fault
+    nothing more is kept. Filled from one thread, read from another."""
+
+    def __init__(self, unit: str = "lines") -> None:
+        self._unit = unit
+        self._items: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._count = 0
+        self._ended = False
+        self._lock = threading.Lock()
+
+    def put(self, kind: str, value: Any) -> bool:
+        """Keep a ``line`` (bytes) or a fault (``died``, ``oversized``: its detail); whether
+        more may follow."""
+        with self._lock:
+            if self._ended:
+                return False
+            if kind == "line" and self._count >= MAX_QUEUED_LINES:
+                kind, value = "flood", f"more than {MAX_QUEUED_LINES} {self._unit} not asked for"
+            self._ended = kind != "line"
+            self._count += 1
+        self._items.put((kind, value))
+        return not self._ended
+
+    def get(self, deadline: float) -> tuple[str, Any]:
+        """The oldest item, waiting until ``deadline`` at most (:class:`queue.Empty`)."""
+        item = self._items.get(timeout=max(deadline - time.monotonic(), 0.0))
+        with self._lock:
+            self._count -= 1
+        return item
 
 
 class Transport(Protocol):
@@ -84,9 +117,7 @@ class BotProcess:
             raise BotFault(
                 "no_start", f"can't run {quote(self.command)}: {exc.strerror or exc}"
             ) from None
-        self._lines: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self._queued = 0
-        self._lock = threading.Lock()
+        self._inbox = Inbox()
         self.stderr: collections.deque[str] = collections.deque(maxlen=20)
         assert self._process.stdout is not None and self._process.stderr is not None
         threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True).start()
@@ -113,13 +144,10 @@ class BotProcess:
         """The bot's next line (without its end), waiting until ``deadline`` (a
         :func:`time.monotonic` time) at most; BotFault if there is none by then, or the bot
         ended, flooded or wrote a line too long."""
-        wait = deadline - time.monotonic()
         try:
-            kind, value = self._lines.get(timeout=max(wait, 0.0))
+            kind, value = self._inbox.get(deadline)
         except queue.Empty:
             raise BotFault("late", "no answer within the time control") from None
-        with self._lock:
-            self._queued -= 1
         if kind == "line":
             line: bytes = value
             return line
@@ -147,24 +175,16 @@ class BotProcess:
             return f"the bot closed its input or output{said}"
         return f"the bot ended with exit code {code}{said}"
 
-    def _put(self, kind: str, value: Any) -> bool:
-        with self._lock:
-            if kind == "line" and self._queued >= MAX_QUEUED_LINES:
-                kind, value = "flood", f"more than {MAX_QUEUED_LINES} lines not asked for"
-            self._queued += 1
-        self._lines.put((kind, value))
-        return kind == "line"
-
     def _read(self, stream: IO[bytes]) -> None:
         while True:
             line = stream.readline(MAX_LINE_BYTES + 1)
             if not line:
-                self._put("died", None)
+                self._inbox.put("died", None)
                 return
             if len(line) > MAX_LINE_BYTES:
-                self._put("oversized", f"a line of more than {MAX_LINE_BYTES} bytes")
+                self._inbox.put("oversized", f"a line of more than {MAX_LINE_BYTES} bytes")
                 return
-            if line.strip() and not self._put("line", line.rstrip(b"\r\n")):
+            if line.strip() and not self._inbox.put("line", line.rstrip(b"\r\n")):
                 return
 
     def _drain(self, stream: IO[bytes]) -> None:

@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
-from ts358.bots.process import MAX_QUEUED_LINES, BotFault
+from ts358.bots.process import BotFault, Inbox
 from ts358.bots.protocol import MAX_LINE_BYTES
 
 __all__ = ["RemoteBot"]
@@ -29,12 +28,10 @@ class RemoteBot:
 
     def __init__(self, token: str) -> None:
         self.token = token
-        self._lines: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self._queued = 0
+        self._inbox = Inbox("messages")
         self._waiting: list[str] = []  # sent before the bot connected
         self._sender: Callable[[str | None], None] | None = None
         self._lock = threading.Lock()
-        self._ended = False  # a fault ended what the bot says: the rest is dropped
         self.closed = False
 
     @property
@@ -60,14 +57,12 @@ class RemoteBot:
         """The bot's next message, waiting until ``deadline`` at most (BotFault as
         :meth:`BotProcess.receive <ts358.bots.process.BotProcess.receive>`)."""
         try:
-            kind, value = self._lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+            kind, value = self._inbox.get(deadline)
         except queue.Empty:
             detail = "no answer within the time control"
             if not self.connected:
                 detail += " (the bot has not connected)"
             raise BotFault("late", detail) from None
-        with self._lock:
-            self._queued -= 1
         if kind == "line":
             line: bytes = value
             return line
@@ -103,9 +98,9 @@ class RemoteBot:
         """A message from the bot."""
         raw = data.encode() if isinstance(data, str) else data
         if len(raw) > MAX_LINE_BYTES:
-            self._put("oversized", f"a message of more than {MAX_LINE_BYTES} bytes")
+            self._inbox.put("oversized", f"a message of more than {MAX_LINE_BYTES} bytes")
         else:
-            self._put("line", raw)
+            self._inbox.put("line", raw)
 
     def detach(self) -> None:
         """The bot's connection has gone: a fault if the seat still wanted it."""
@@ -114,14 +109,4 @@ class RemoteBot:
             if self.closed:
                 return
             self.closed = True
-        self._put("died", "the bot's connection closed")
-
-    def _put(self, kind: str, value: Any) -> None:
-        with self._lock:
-            if self._ended:
-                return
-            if kind == "line" and self._queued >= MAX_QUEUED_LINES:
-                kind, value = "flood", f"more than {MAX_QUEUED_LINES} messages not asked for"
-            self._ended = kind != "line"
-            self._queued += 1
-        self._lines.put((kind, value))
+        self._inbox.put("died", "the bot's connection closed")

@@ -469,6 +469,26 @@ def test_play_opponents_option_is_checked(tmp_path, monkeypatch):
         assert result.exit_code == 2 and len(lines) == 1 and why in lines[0], result.stderr
 
 
+def play_the_person(client, token: str) -> list[str]:
+    """Seat ``token`` of a browser table played to the end of its match by the web tests'
+    scripted person; the error messages it was told on the way."""
+    from web_support import answer, receive, send
+
+    notices = []
+    with client.websocket_connect("/ws") as ws:
+        send(ws, {"type": "join", "token": token})
+        receive(ws)
+        while True:
+            message = receive(ws)
+            if message["type"] == "error":
+                notices.append(message["message"])
+            elif message["type"] == "state":
+                if message["phase"] == "finished":
+                    return notices
+                if answer(message) is not None:
+                    send(ws, answer(message))
+
+
 # ---------------------------------------------------------------------- a browser table
 
 
@@ -477,7 +497,6 @@ def test_a_browser_table_seats_the_servers_bots_and_survives_their_faults(tmp_pa
 
     from ts358.web.app import create_app
     from ts358.web.lobby import Lobby
-    from web_support import answer, receive, send
 
     bots = {
         "first": f"cmd:{sys.executable} {EXAMPLE_PY}",
@@ -504,21 +523,7 @@ def test_a_browser_table_seats_the_servers_bots_and_survives_their_faults(tmp_pa
                 "opponents": ["first", "dies"],
             },
         ).json()
-        notices = []
-        with client.websocket_connect("/ws") as ws:
-            send(ws, {"type": "join", "token": seated["token"]})
-            receive(ws)
-            while True:
-                message = receive(ws)
-                if message["type"] == "error":
-                    notices.append(message["message"])
-                    continue
-                if message["type"] != "state":
-                    continue
-                if message["phase"] == "finished":
-                    break
-                if answer(message) is not None:
-                    send(ws, answer(message))
+        notices = play_the_person(client, seated["token"])
     assert len(notices) == 1 and "Tom (a bot) failed: it ended" in notices[0], notices
     assert not lobby.tables  # the finished match's table closed, and its bots with it
     time.sleep(0.2)
@@ -614,7 +619,6 @@ def test_a_bot_on_another_computer_takes_its_seat_over_the_websocket(tmp_path, q
 
     from ts358.web.app import create_app
     from ts358.web.lobby import Lobby
-    from web_support import answer, receive, send
 
     lobby = Lobby(tmp_path / "saves", stats=False)
     app = create_app(lobby, base_url="http://127.0.0.1:8358", lang="en")
@@ -639,19 +643,7 @@ def test_a_bot_on_another_computer_takes_its_seat_over_the_websocket(tmp_path, q
         log: list[dict] = []
         bot = threading.Thread(target=remote_bot, args=(client, link["token"], log, quit_after))
         bot.start()
-        notices = []
-        with client.websocket_connect("/ws") as ws:
-            send(ws, {"type": "join", "token": seated["token"]})
-            receive(ws)
-            while True:
-                message = receive(ws)
-                if message["type"] == "error":
-                    notices.append(message["message"])
-                elif message["type"] == "state":
-                    if message["phase"] == "finished":
-                        break
-                    if answer(message) is not None:
-                        send(ws, answer(message))
+        notices = play_the_person(client, seated["token"])
         bot.join(30)
         assert not bot.is_alive()
     faults = table.computers[1].player.faults

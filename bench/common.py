@@ -8,6 +8,7 @@ result files can be compared knowing what ran them.
 from __future__ import annotations
 
 import datetime as _dt
+import importlib.util
 import json
 import math
 import os
@@ -24,9 +25,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 
-# Let `python bench/x.py` import the package from the source tree (built in place) and
-# the test helpers (tests/reference_solver.py) without installing anything.
+# Let `python bench/x.py` import the package from the source tree (built in place) when it
+# is not installed, and the test helpers (tests/reference_solver.py). An installed package
+# wins: the source tree of a checkout installed without building in place has no core, and
+# the processes a run spawns import from the paths this leaves.
 for _path in (ROOT / "src", ROOT / "tests"):
+    if _path.name == "src" and importlib.util.find_spec("ts358") is not None:
+        continue
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 

@@ -19,7 +19,7 @@ from ts358.deal import Deal, DealSetup
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Contract, Role, Rules, VoidRule
-from ts358.session.table import CardStyle, render_review
+from ts358.terminal.render import CardStyle, render_review
 
 FROM = 13  # four tricks left: the reference solver is fast there
 

@@ -30,8 +30,8 @@ from ts358.match import Match
 from ts358.players import make_player
 from ts358.record import replay
 from ts358.rules import Contract, Rules
-from ts358.session.play import PlayOptions, play_interactive
-from ts358.session.saves import SavedMatch
+from ts358.table.saves import SavedMatch
+from ts358.terminal.play import PlayOptions, play_interactive
 from ts358.view import DecisionKind
 from web_support import cards_in, known_cards
 

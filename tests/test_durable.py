@@ -22,10 +22,11 @@ from test_play_interactive import human_script
 from test_pty import PROMPT, child_env, next_decision, spawn, spawn_play
 from ts358.match import Match
 from ts358.rules import Rules
-from ts358.session import saves
-from ts358.session.human import HumanPlayer
-from ts358.session.play import ComputerSeat, PlayOptions, play_interactive
-from ts358.session.saves import SavedMatch, SaveInUse, SaveLock, claim_save, read_save
+from ts358.table import saves
+from ts358.table.saves import SavedMatch, SaveInUse, SaveLock, claim_save, read_save
+from ts358.table.seats import ComputerSeat
+from ts358.terminal.human import HumanPlayer
+from ts358.terminal.play import PlayOptions, play_interactive
 from ts358.view import DecisionKind
 
 # Seat 0 chooses the game and discards in deal 1 and gives in the exchange of deal 2.
@@ -399,7 +400,7 @@ def test_an_interrupted_write_leaves_nothing_once_the_folder_is_used_again(home)
 
 HOLD_LOCK = """
 import sys, time
-from ts358.session.saves import SaveLock
+from ts358.table.saves import SaveLock
 lock = SaveLock(sys.argv[1])
 print("locked", flush=True)
 time.sleep(60)

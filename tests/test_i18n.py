@@ -11,8 +11,8 @@ import pytest
 
 from ts358.cards import NotationError
 from ts358.rules import Contract
-from ts358.session import texts as i18n
-from ts358.session.texts import MESSAGES, detect_language, game_name, parse_game, t
+from ts358.table import texts as i18n
+from ts358.table.texts import MESSAGES, detect_language, game_name, parse_game, t
 
 SRC = Path(i18n.__file__).resolve().parents[1]  # the package
 
@@ -33,7 +33,9 @@ def test_every_key_in_every_language_with_the_same_placeholders():
 def test_every_key_used_by_play_and_stats_exists():
     used = set()
     for path in SRC.rglob("*.py"):
-        used |= set(re.findall(r'\btn?\(\s*"([a-z_.-]+)"', path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        # t(key, lang), a Translator tr(key) or self.tr(key), and its own self(key)
+        used |= set(re.findall(r'\b(?:tn?|tr|self)\(\s*"([a-z_.-]+)"', text))
     assert len(used) > 60
     assert used <= set(MESSAGES["en"]), used - set(MESSAGES["en"])
     # Keys built at run time: games, roles, levels, rules, short names, tricks you took.
@@ -113,13 +115,10 @@ def test_t_formats_and_falls_back():
     assert t("table.tricks_at_most", "pl", taken=2, limit=8) == "2, najwyżej 8"
     assert t("table.tricks_at_most", "cs", taken=2, limit=8) == "2, nejvýše 8"
     assert t("no.such.key", "cs") == "no.such.key"
-    i18n.set_language("cs")
-    try:
-        assert t("seat.you") == "Vy"
-    finally:
-        i18n.set_language("en")
-    with pytest.raises(ValueError):
-        i18n.set_language("de")
+    assert i18n.Translator("cs")("seat.you") == "Vy"
+    assert i18n.Translator("pl").seat_names(1) == ("Marek", "Ty", "Bartek")
+    with pytest.raises(ValueError, match="not a language"):
+        i18n.Translator("de")
 
 
 def test_ascii_fallback_when_the_encoding_cannot_show_suits():

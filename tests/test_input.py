@@ -33,7 +33,7 @@ from ts358.players import make_player
 from ts358.position import Position, PositionError
 from ts358.record import RecordError, format_record, load_record, match_record, replay
 from ts358.rules import Contract, Rules
-from ts358.session.saves import SavedMatch, to_json
+from ts358.table.saves import SavedMatch, to_json
 
 LONGEST_LINE = 250
 """The longest error line accepted: the file's name, where in it, what is wrong and the values

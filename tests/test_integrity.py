@@ -27,8 +27,9 @@ from ts358.match import Match, MatchSnapshot, player_seed
 from ts358.players import HeuristicPlayer, Player, RandomPlayer
 from ts358.record import RecordError, format_record, load_record, match_record, replay
 from ts358.seeds import derived_rng, derived_seed
-from ts358.session import play
-from ts358.session.saves import SaveError, from_json, read_save, to_json
+from ts358.table.saves import SaveError, from_json, read_save, to_json
+from ts358.table.seats import ComputerSeat
+from ts358.terminal import play
 from ts358.view import DecisionKind
 
 DATA = Path(__file__).parent / "data"
@@ -191,7 +192,7 @@ def test_a_player_cannot_rebuild_the_deal_from_its_seed(monkeypatch, auto):
         if auto:
             play.play_auto(match, "easy", False, lambda line: None)
         else:
-            seats = [play.ComputerSeat("easy", match_seed, seat) for seat in range(3)]
+            seats = [ComputerSeat("easy", match_seed, seat) for seat in range(3)]
             for step in range(12):
                 pending = match.pending()
                 match.apply_answer(seats[pending.seat].decide(pending.view, step))
@@ -209,7 +210,7 @@ def test_player_seeds_and_deals_come_from_separate_derived_streams():
 
 def test_a_computer_seats_generator_is_seeded_by_its_own_seed_only():
     # Before issue 19 the session reseeded it from the match seed, which its state gave away.
-    seat = play.ComputerSeat("easy", 8, 1)
+    seat = ComputerSeat("easy", 8, 1)
     match = Match(house(), 8)
     while (pending := match.pending()).seat != 1:
         match.apply_answer(HeuristicPlayer().decide(pending.view))

@@ -30,8 +30,8 @@ from ts358.analysis.hints import HintService
 from ts358.match import DEFAULT_NAMES
 from ts358.players import Advice, Basis
 from ts358.rules import Contract
-from ts358.session.history import MatchEntry, record_match
-from ts358.session.texts import LANGUAGES, MESSAGES, games_text, plural_form, t
+from ts358.table.history import MatchEntry, record_match
+from ts358.table.texts import LANGUAGES, MESSAGES, games_text, plural_form, t
 from ts358.view import DecisionKind
 
 WIDTH = 80
@@ -222,7 +222,7 @@ def test_every_screen_of_a_match_and_the_statistics_at_80_columns(
     monkeypatch.setattr(HintService, "__call__", lambda self, view: fake_hint(view))
     # The review of the last five tricks of each deal: quick, and the same every time.
     monkeypatch.setattr(
-        "ts358.session.play.review_deal",
+        "ts358.terminal.play.review_deal",
         lambda result, void, seats, **_: review.review_deal(result, void, seats, from_trick=12),
     )
     monkeypatch.setenv("TS358_HOME", str(tmp_path))

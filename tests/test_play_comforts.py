@@ -20,12 +20,13 @@ from ts358.cards import CardSet
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Contract, Rules
-from ts358.session import texts
-from ts358.session.history import MatchEntry
-from ts358.session.table import render_history, render_summary, seat_names
+from ts358.table import texts
+from ts358.table.history import MatchEntry
+from ts358.terminal.render import render_history, render_summary
 from ts358.view import DecisionKind
 
 NAMES = ("You", "Left", "Right")
+EN = texts.Translator("en")
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +34,6 @@ def home(tmp_path, monkeypatch):
     """Every test gets its own data directory (never the real one) and English."""
     monkeypatch.setenv("TS358_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
-    texts.set_language("en")
     return tmp_path / "home"
 
 
@@ -127,7 +127,7 @@ def no_tricks_result():
 def test_the_no_tricks_summary_says_at_most_like_the_table():
     result, match = no_tricks_result()
     out = io.StringIO()
-    Console(file=out, width=100).print(render_summary(result, match.totals, seat_names(0)))
+    Console(file=out, width=100).print(render_summary(result, match.totals, EN.seat_names(0), EN))
     text = out.getvalue()
     for seat in range(3):
         limit = result.role_of(seat).limit
@@ -148,7 +148,7 @@ def test_the_games_as_chooser_are_counted_as_chosen_not_as_matches():
         chosen=(("clubs", 2), ("hearts", -1)),
     )
     out = io.StringIO()
-    Console(file=out, width=120).print(render_history([entry]))
+    Console(file=out, width=120).print(render_history([entry], EN))
     text = out.getvalue()
     levels, games = text.split(texts.t("stats.chooser_games", "en"))
     assert texts.t("stats.played", "en") in levels  # the matches, in the table per level
@@ -194,7 +194,7 @@ def test_talon_shows_the_talon_and_your_discard_at_any_prompt():
 
 @pytest.mark.parametrize("lang", texts.LANGUAGES)
 def test_the_help_at_the_table_lists_every_command(lang):
-    from ts358.session.human import COMMANDS
+    from ts358.terminal.human import COMMANDS
 
     text = texts.t("help.text", lang, cards="QH")
     for command in COMMANDS:

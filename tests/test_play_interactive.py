@@ -20,8 +20,8 @@ from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import Advice, Basis, make_player
 from ts358.rules import Rules
-from ts358.session.history import load_entries
-from ts358.session.saves import read_save
+from ts358.table.history import load_entries
+from ts358.table.saves import read_save
 from ts358.view import DecisionKind
 
 
@@ -40,7 +40,7 @@ def invoke(args, stdin=""):
 def human_script(seed, deals=3, level="medium"):
     """[(kind, view, answer)] of seat 0 played by the medium player against the CLI's
     computer seats of ``level``, and the final match."""
-    from ts358.session.play import ComputerSeat
+    from ts358.table.seats import ComputerSeat
 
     match = Match(Rules(length=deals), seed, ("You", "Left", "Right"))
     human = make_player("medium", 0)
@@ -220,8 +220,8 @@ class Interrupting(io.StringIO):
 def test_ctrl_c_saves_and_resumes_at_the_same_decision(home):
     from rich.console import Console
 
-    from ts358.session.play import PlayOptions, play_interactive
-    from ts358.session.saves import SavedMatch
+    from ts358.table.saves import SavedMatch
+    from ts358.terminal.play import PlayOptions, play_interactive
 
     steps, _ = human_script(6)
     answers = [a for _, _, a in steps[:5]]
@@ -313,7 +313,7 @@ def test_minus_player_chooses_the_return_for_a_trump():
 def test_hand_marks_legal_cards_without_colour_and_games_left():
     from rich.console import Console
 
-    from ts358.session.table import CardStyle, render_hand, render_table
+    from ts358.terminal.render import CardStyle, render_hand, render_table
 
     hand = CardSet.parse("AK.Q2.-.T")
     legal = CardSet.parse("-.Q2.-.-")
@@ -356,7 +356,7 @@ def test_strong_hint_too_early_gives_the_rule_of_thumbs_card():
     out = io.StringIO()
     from rich.console import Console
 
-    from ts358.session.table import CardStyle, render_advice
+    from ts358.terminal.render import CardStyle, render_advice
 
     Console(file=out, width=200).print(render_advice(advice, CardStyle(True)))
     assert out.getvalue() == (
@@ -369,7 +369,7 @@ def test_a_hint_with_one_choice_says_so():
     from rich.console import Console
 
     from ts358.players import advise
-    from ts358.session.table import CardStyle, render_advice
+    from ts358.terminal.render import CardStyle, render_advice
 
     match = Match(Rules(length=3), seed=5)
     while (p := match.pending()).kind is not DecisionKind.PLAY or len(p.view.options) > 1:
@@ -425,13 +425,13 @@ def test_hint_at_the_game_choice_the_exchange_and_the_discard(monkeypatch):
 def test_ctrl_c_during_the_review_skips_it_and_the_match_goes_on(home, monkeypatch):
     from rich.console import Console
 
-    from ts358.session.play import PlayOptions, play_interactive
-    from ts358.session.saves import SavedMatch
+    from ts358.table.saves import SavedMatch
+    from ts358.terminal.play import PlayOptions, play_interactive
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("ts358.session.play.review_deal", interrupted)
+    monkeypatch.setattr("ts358.terminal.play.review_deal", interrupted)
     steps, expected = human_script(8, deals=3)
     saved = SavedMatch(Match(Rules(length=3), 8, ("You", "Left", "Right")), "t-8", 0, "medium")
     out, err = io.StringIO(), io.StringIO()

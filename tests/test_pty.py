@@ -18,7 +18,7 @@ from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
-from ts358.session.saves import read_save
+from ts358.table.saves import read_save
 from ts358.view import DecisionKind
 
 PROMPT = r" > "

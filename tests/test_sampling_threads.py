@@ -17,7 +17,7 @@ from ts358.cards import Card
 from ts358.match import Match
 from ts358.players import Effort, HeuristicPlayer, PlayEstimate, SamplingPlayer, make_player
 from ts358.players.layouts import role_hands
-from ts358.players.sampling import CorePosition
+from ts358.players.solving import CorePosition
 from ts358.view import DecisionKind
 
 # Budgets that bind: in play some layouts are cut short; the game choice and the discard
@@ -301,11 +301,14 @@ def test_a_signal_during_a_threaded_decision_stops_both_threads(signum, raised):
 
 
 def test_the_session_thinks_on_every_usable_core(monkeypatch):
-    from ts358.session import play
+    from ts358.table import seats
+    from ts358.table.seats import ComputerSeat
+    from ts358.terminal import play
 
+    monkeypatch.setattr(seats, "default_threads", lambda: 2)
     monkeypatch.setattr(play, "default_threads", lambda: 2)
     monkeypatch.setattr(hints_module, "default_threads", lambda: 2)
-    assert play.ComputerSeat("hard", 1, 1).player.threads == 2
+    assert ComputerSeat("hard", 1, 1).player.threads == 2
     hints = HintService()
     hints(run_deal_to(40, 0, 12).view(0))  # late in the deal: solved at once
     assert hints._player is not None and hints._player.threads == 2

@@ -14,7 +14,7 @@ from ts358.match import Match
 from ts358.players import make_player
 from ts358.record import format_record, match_record
 from ts358.rules import Rules
-from ts358.session.saves import (
+from ts358.table.saves import (
     FORMAT,
     PlaySettings,
     SavedMatch,

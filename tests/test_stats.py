@@ -12,7 +12,7 @@ from cli_runner import run_cli
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.rules import Rules
-from ts358.session.history import (
+from ts358.table.history import (
     MatchEntry,
     data_dir,
     entry_from_match,
@@ -83,22 +83,22 @@ def test_entry_from_a_finished_match():
     assert MatchEntry.from_json(json.loads(json.dumps(e.to_json()))) == e
 
 
-def test_render_history_draws_the_tables_in_the_current_language():
+def test_render_history_draws_the_tables_in_the_language_given():
     from rich.console import Console
 
-    from ts358.session import texts
-    from ts358.session.table import render_history
+    from ts358.table import texts
+    from ts358.terminal.render import render_history
 
-    def text(entries, size=10):
+    def text(entries, size=10, lang="en"):
         console = Console(width=100, record=True, file=io.StringIO())
-        console.print(render_history(entries, size))
+        console.print(render_history(entries, texts.Translator(lang), size))
         return console.export_text()
 
-    texts.set_language("en")
     assert "No finished matches yet" in text([])
     shown = text([entry("a", 5, 1, chosen=[("clubs", 2)]), entry("b", 3, 1), entry("c", -1, 2)], 1)
     assert "Leaderboard" in shown and "clubs" in shown
     assert " 50 " in shown and " 30 " not in shown  # the leaderboard has `size` rows
+    assert "Ranking" in text([entry("a", 5, 1)], lang="pl")
 
 
 def test_cli_empty_then_filled_in_three_languages(home):

@@ -26,7 +26,7 @@ from starlette.testclient import TestClient
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
-from ts358.session.saves import SaveLock, read_save
+from ts358.table.saves import SaveLock, read_save
 from ts358.web import server as web_server
 from ts358.web.app import Flood, create_app
 from ts358.web.lobby import Lobby

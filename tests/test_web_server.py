@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from ts358.session.saves import read_save
+from ts358.table.saves import read_save
 from ts358.web import app as web_app
 from ts358.web.app import create_app
 from ts358.web.lobby import Lobby

@@ -31,6 +31,17 @@ from typing import Any, Protocol, TypeVar
 from ts358.cards import DECK, Card, CardSet
 from ts358.exchange import ExchangeStep, Transfer, automatic_return, giveable, plan_exchange
 from ts358.position import Position
+from ts358.refusal import (
+    Reason,
+    Refusal,
+    discard_refusal,
+    game_refusal,
+    give_refusal,
+    malformed,
+    play_refusal,
+    return_refusal,
+    verify,
+)
 from ts358.rules import TRICKS_PER_DEAL, Contract, Role, Rules, Seating
 from ts358.tricks import legal_cards, trick_winner
 from ts358.view import DecisionKind, SeatView, Trick
@@ -57,7 +68,13 @@ a game (choose), a card or None to stop (give), a card (return, play), four card
 
 
 class IllegalDecision(ValueError):
-    """A decision the rules don't allow now; the message says what and why. Nothing changed."""
+    """A decision the rules don't allow now; nothing changed. :attr:`refusal` says why as a
+    value (:class:`~ts358.refusal.Refusal`, which a front end translates), the message in
+    English."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -143,15 +160,6 @@ class Applied:
     result: DealResult | None = None
 
 
-_WHAT = {
-    DecisionKind.CHOOSE: "choose a game",
-    DecisionKind.GIVE: "give a card",
-    DecisionKind.RETURN: "return a card",
-    DecisionKind.DISCARD: "discard",
-    DecisionKind.PLAY: "play a card",
-}
-
-
 class _Phase(enum.Enum):
     CHOOSE = 1
     EXCHANGE = 2
@@ -160,18 +168,23 @@ class _Phase(enum.Enum):
     DONE = 5
 
 
-def _parsed(parse: Callable[[str], _T], text: str, what: str) -> _T:
+def _parsed(parse: Callable[[str], _T], text: str, seat: int, kind: DecisionKind) -> _T:
     try:
         return parse(text)
     except ValueError as exc:
-        raise IllegalDecision(f"{what}: {exc}") from None
+        raise IllegalDecision(malformed(seat, kind, str(exc))) from None
 
 
-def _typed(value: object, kind: type[_T], what: str, expected: str) -> _T:
+def _typed(value: object, type_: type[_T], seat: int, kind: DecisionKind, expected: str) -> _T:
     # The typed entry points check at run time too: a player's answer is never trusted.
-    if not isinstance(value, kind):
-        raise IllegalDecision(f"{what}: expected {expected}, not {value!r}")
+    if not isinstance(value, type_):
+        raise IllegalDecision(malformed(seat, kind, f"expected {expected}, not {value!r}"))
     return value
+
+
+def _refuse(refusal: Refusal | None) -> None:
+    if refusal is not None:
+        raise IllegalDecision(refusal)
 
 
 def format_decision(kind: DecisionKind, value: object) -> str:
@@ -404,13 +417,24 @@ class Deal(Seating):
 
     def _expect(self, kind: DecisionKind) -> int:
         """The seat due to make a decision of ``kind``; IllegalDecision if none is due."""
+        seat, due_kind = self._due_now()
+        if due_kind is not kind:
+            raise IllegalDecision(Refusal(Reason.NOT_DUE, seat, kind, due=due_kind))
+        return seat
+
+    def _due_now(self) -> tuple[int, DecisionKind]:
         due = self._due()
         if due is None:
-            raise IllegalDecision("the deal is over: no decision is due")
-        seat, due_kind = due
-        if due_kind is not kind:
-            raise IllegalDecision(f"seat {seat} is to {_WHAT[due_kind]} now, not to {_WHAT[kind]}")
-        return seat
+            raise IllegalDecision(Refusal(Reason.DEAL_OVER))
+        return due
+
+    def verify(self, answer: object) -> Refusal | None:
+        """Why ``answer`` (an :data:`Answer`) may not be the decision due now, or None if
+        :meth:`apply_answer` would take it (the reasons it would raise, as values)."""
+        due = self._due()
+        if due is None:
+            return Refusal(Reason.DEAL_OVER)
+        return verify(self._view(due[0], due[1]), answer)
 
     def _applied(
         self,
@@ -428,20 +452,16 @@ class Deal(Seating):
         """Apply the pending decision written in notation: a game (``"hearts"``,
         ``"no-trump"``), a card (``"4C"``, ``"10h"``), ``"stop"`` to stop giving, four cards
         to discard (``"AS KS 2D 3D"``). IllegalDecision (state unchanged) if not allowed."""
-        due = self._due()
-        if due is None:
-            raise IllegalDecision("the deal is over: no decision is due")
-        seat, kind = due
-        what = f"seat {seat} to {_WHAT[kind]}"
+        seat, kind = self._due_now()
         if not isinstance(text, str):
-            raise IllegalDecision(f"{what}: expected notation (text), not {text!r}")
+            raise IllegalDecision(malformed(seat, kind, f"expected notation (text), not {text!r}"))
         if kind is DecisionKind.CHOOSE:
-            return self.choose(_parsed(Contract.parse, text, what))
+            return self.choose(_parsed(Contract.parse, text, seat, kind))
         if kind is DecisionKind.DISCARD:
-            return self.discard(_parsed(CardSet.parse, text, what))
+            return self.discard(_parsed(CardSet.parse, text, seat, kind))
         if kind is DecisionKind.GIVE and text.strip().lower() == "stop":
             return self.stop_giving()
-        card = _parsed(Card.parse, text, what)
+        card = _parsed(Card.parse, text, seat, kind)
         if kind is DecisionKind.GIVE:
             return self.give(card)
         if kind is DecisionKind.RETURN:
@@ -451,10 +471,7 @@ class Deal(Seating):
     def apply_answer(self, answer: Answer) -> Applied:
         """Apply a player's answer to the pending decision (:data:`Answer`: None stops
         giving). IllegalDecision (state unchanged) if it is not an answer the rules allow."""
-        due = self._due()
-        if due is None:
-            raise IllegalDecision("the deal is over: no decision is due")
-        kind = due[1]
+        kind = self._due_now()[1]
         value: Any = answer  # each entry point checks the type of what it is given
         if kind is DecisionKind.CHOOSE:
             return self.choose(value)
@@ -469,13 +486,8 @@ class Deal(Seating):
     def choose(self, game: Contract) -> Applied:
         """The chooser picks the game (one they have not used up in the match)."""
         seat = self._expect(DecisionKind.CHOOSE)
-        what = f"seat {seat} choosing a game"
-        game = _typed(game, Contract, what, "a game")
-        if game not in self.available[seat]:
-            left = ", ".join(c.label for c in sorted(self.available[seat]))
-            raise IllegalDecision(
-                f"seat {seat} has already played {game.label} in this match (games left: {left})"
-            )
+        game = _typed(game, Contract, seat, DecisionKind.CHOOSE, "a game")
+        _refuse(game_refusal(seat, game, self.available[seat]))
         applied = self._applied(seat, DecisionKind.CHOOSE, game)
         self._game = game
         self._plan = tuple(
@@ -516,14 +528,9 @@ class Deal(Seating):
         :meth:`return_card`."""
         seat = self._expect(DecisionKind.GIVE)
         assert self._game is not None
-        card = _typed(card, Card, f"seat {seat} giving a card", "a card")
+        card = _typed(card, Card, seat, DecisionKind.GIVE, "a card")
         hand = CardSet(self._hands[seat])
-        if card not in hand:
-            raise IllegalDecision(f"seat {seat} can't give {card}: not in their hand")
-        if card not in giveable(hand, self._game, self.rules):
-            raise IllegalDecision(
-                f"seat {seat} can't give {card}: trump cards are not exchanged under these rules"
-            )
+        _refuse(give_refusal(seat, card, hand, giveable(hand, self._game, self.rules)))
         receiver = self._plan[self._transfer].receiver
         back = automatic_return(CardSet(self._hands[receiver]), card, self._game)
         self._hands[seat] &= ~card.mask
@@ -537,9 +544,8 @@ class Deal(Seating):
     def return_card(self, card: Card) -> Applied:
         """The receiver of a trump returns ``card`` (any card of their hand)."""
         seat = self._expect(DecisionKind.RETURN)
-        card = _typed(card, Card, f"seat {seat} returning a card", "a card")
-        if not self._hands[seat] & card.mask:
-            raise IllegalDecision(f"seat {seat} can't return {card}: not in their hand")
+        card = _typed(card, Card, seat, DecisionKind.RETURN, "a card")
+        _refuse(return_refusal(seat, card, CardSet(self._hands[seat])))
         given = self._awaiting
         assert given is not None
         self._awaiting = None
@@ -559,14 +565,9 @@ class Deal(Seating):
     def discard(self, cards: CardSet) -> Applied:
         """The chooser discards four of their 20 cards, face down."""
         seat = self._expect(DecisionKind.DISCARD)
-        what = f"seat {seat} discarding"
         # The engine's own copy, checked and kept: the player could change its object later.
-        cards = CardSet(_typed(cards, CardSet, what, "four cards (a CardSet)").mask)
-        if len(cards) != 4:
-            raise IllegalDecision(f"{what}: exactly 4 different cards, not {len(cards)}")
-        missing = cards - CardSet(self._hands[seat])
-        if missing:
-            raise IllegalDecision(f"{what}: {' '.join(map(str, missing))} not in their hand")
+        cards = CardSet(_typed(cards, CardSet, seat, DecisionKind.DISCARD, "four cards").mask)
+        _refuse(discard_refusal(seat, cards, CardSet(self._hands[seat])))
         self._hands[seat] &= ~cards.mask
         self._discard = cards
         self._phase = _Phase.PLAY
@@ -577,17 +578,13 @@ class Deal(Seating):
         seat = self._expect(DecisionKind.PLAY)
         game = self._game
         assert game is not None
-        card = _typed(card, Card, f"seat {seat} playing", "a card")
+        card = _typed(card, Card, seat, DecisionKind.PLAY, "a card")
         mask = self._hands[seat]
-        if not mask & card.mask:
-            raise IllegalDecision(f"seat {seat} can't play {card}: not in their hand")
-        if not self._legal_now(mask) & card.mask:
-            lead = self._trick[0].suit
-            if CardSet(mask).suit(lead):
-                why = f"must follow {lead.name.lower()}"
-            else:
-                why = f"void in {lead.name.lower()}, must play a trump"
-            raise IllegalDecision(f"seat {seat} can't play {card}: {why}")
+        legal = self._legal_now(mask)
+        if not legal & card.mask:
+            lead = self._trick[0].suit if self._trick else None
+            hand, options = CardSet(mask), CardSet(legal)
+            _refuse(play_refusal(seat, card, hand, options, lead, game.trump))
         self._legal = None
         self._hands[seat] = mask & ~card.mask
         self._trick.append(card)

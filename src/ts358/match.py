@@ -32,6 +32,7 @@ from ts358.deal import (
     IllegalDecision,
     Pending,
 )
+from ts358.refusal import Reason, Refusal
 from ts358.rules import Contract, Rules
 from ts358.seeds import derived_rng, derived_seed
 
@@ -161,7 +162,7 @@ class Match:
 
     def _deal(self) -> Deal:
         if self.deal is None:
-            raise IllegalDecision("the match is over: no decision is due")
+            raise IllegalDecision(Refusal(Reason.MATCH_OVER))
         return self.deal
 
     def _after(self, applied: Applied) -> Applied:

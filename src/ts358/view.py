@@ -103,3 +103,9 @@ class SeatView(_SeatViewFields, Seating):
         for card in self.trick:
             mask |= card.mask
         return CardSet(mask)
+
+    def games_left(self, seat: int) -> frozenset[Contract]:
+        """The games ``seat`` has left as a table shows them: the game being played is used
+        up already, though the engine counts it only at the end of the deal."""
+        playing = {self.game} if self.game is not None and seat == self.chooser else set()
+        return self.available[seat] - playing

@@ -1,6 +1,6 @@
 """Running solver tasks on several threads that search one shared table.
 
-The threads are run by :func:`ts358.players._threads.run_threads` (Ctrl-C or an error
+The threads are run by :func:`ts358.players.threads.run_threads` (Ctrl-C or an error
 stops them all). Each thread has its own solver (its own search state) on the main solver's
 table: what one thread proves, the others use. While threads share it, a bucket is written
 under a per-bucket sequence lock and a reader checks the lock's version before trusting an
@@ -16,9 +16,10 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from ts358.players._threads import run_threads
+from ts358._core358 import Solver
+from ts358.players.threads import run_threads
 
 __all__ = ["run_tasks"]
 
@@ -26,12 +27,14 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def run_tasks(tasks: Sequence[T], solvers: Sequence[Any], run: Callable[[Any, T], R]) -> list[R]:
+def run_tasks(
+    tasks: Sequence[T], solvers: Sequence[Solver], run: Callable[[Solver, T], R]
+) -> list[R]:
     """``run(solver, task)`` for every task, on one thread per solver; results in task order.
 
     Ctrl-C (delivered to the calling thread, which waits) stops every search at its next
     check and is raised once the threads have ended; an error in a task is raised likewise
-    (:func:`ts358.players._threads.run_threads`).
+    (:func:`ts358.players.threads.run_threads`).
     """
     threads = min(len(solvers), len(tasks))
     if threads <= 1:

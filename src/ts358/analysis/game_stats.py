@@ -62,6 +62,7 @@ from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
 from ts358.players import HeuristicPlayer
+from ts358.players.solving import CorePosition
 from ts358.rules import Contract, Role, Rules, VoidRule
 from ts358.seeds import derived_rng
 
@@ -136,15 +137,10 @@ def _value(
     time_limit: float = 0,
 ) -> dict[str, int] | None:
     """The role's value, or None when the solve stops at the node budget or time limit."""
-    masks = (hands[0].mask, hands[1].mask, hands[2].mask)
     deadline = time.monotonic() + time_limit if time_limit > 0 else 0
     try:
         tricks = solver.value(
-            masks,
-            int(Role.CHOOSER),
-            [],
-            int(game),
-            int(void),
+            *CorePosition.whole_deal(hands, game, void),
             int(role),
             max_nodes=max_nodes,
             deadline=deadline,

@@ -46,8 +46,9 @@ from ts358._core358 import Solver
 from ts358.analysis._parallel import run_tasks
 from ts358.batch.pool import default_workers
 from ts358.cards import Card, CardSet
+from ts358.players.solving import CorePosition
 from ts358.position import Position
-from ts358.rules import Contract, Role, triple
+from ts358.rules import Contract, Role
 
 FIRST_PASS_NODES = 1 << 16
 """The node budget of each value in the first pass of a limited solve (doubled each pass)."""
@@ -402,13 +403,7 @@ class _Search:
         self.start = start
         self.each = 0  # the node budget of each value in this pass (0: none)
         self.none = (0, position.tricks_left)  # the bounds of no search
-        self.args = (
-            triple(h.mask for h in position.hands),
-            int(position.leader),
-            [c.id for c in position.trick],
-            int(position.contract),
-            int(position.void),
-        )
+        self.args = CorePosition.of(position)
 
     def nodes(self) -> int:
         return self.counted + sum(int(s.nodes) for s in self.solvers)

@@ -52,7 +52,9 @@ class BotSide:
             return decision_message(data.get("id"), self.player.decide(view))  # type: ignore[arg-type]
         if kind == "bye":
             self.done = True
-        return None  # events, deal_end, and what a later version adds
+        # events, deal_end and match_end (the player needs none of them: each decide holds
+        # the whole view), and what a later version adds
+        return None
 
     def close(self) -> None:
         if self.player is not None:

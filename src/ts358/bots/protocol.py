@@ -4,11 +4,11 @@ own; it is built from the :class:`~ts358.view.SeatView` the engine made for that
 holds nothing the seat may not know.
 
 Both directions are here: what the table writes (:func:`hello_message`,
-:func:`decide_message`, :func:`deal_end_message`) and reads back (:func:`read_decision`,
-checked against the view: a bot's answer never reaches the engine unchecked), and what a
-bot reads (:func:`view_from_json`, the exact inverse of :func:`view_to_json`) and writes
-(:func:`decision_message`), each line through :func:`parse_message`. Keys a reader does
-not know are ignored (forward compatible).
+:func:`decide_message`, :func:`deal_end_message`, :func:`match_end_message`) and reads
+back (:func:`read_decision`, checked against the view: a bot's answer never reaches the
+engine unchecked), and what a bot reads (:func:`view_from_json`, the exact inverse of
+:func:`view_to_json`) and writes (:func:`decision_message`), each line through
+:func:`parse_message`. Keys a reader does not know are ignored (forward compatible).
 
 >>> from ts358.match import Match
 >>> view = Match(seed=1).pending().view
@@ -22,9 +22,11 @@ import json
 from typing import Any
 
 from ts358._input import InputError, parse_json, quote
+from ts358.bots.record import redacted_record
 from ts358.cards import Card, CardSet, NotationError
 from ts358.deal import Answer
 from ts358.exchange import ExchangeStep
+from ts358.match import Match
 from ts358.rules import Contract, Rules, VoidRule
 from ts358.view import DecisionKind, SeatView, Trick
 
@@ -37,6 +39,7 @@ __all__ = [
     "decision_message",
     "events_message",
     "hello_message",
+    "match_end_message",
     "parse_message",
     "read_decision",
     "rules_from_json",
@@ -151,6 +154,19 @@ def deal_end_message(
         "game": game.label,
         "taken": list(taken),
         "scores": list(scores),
+    }
+
+
+def match_end_message(seat: int, match: Match) -> dict[str, Any]:
+    """The finished ``match`` is over: each seat's total and place, and its record as
+    ``seat`` may know it (:func:`~ts358.bots.record.redacted_record`: the seat's own hands,
+    exchanges and discards, nobody else's, and no seed)."""
+    record = redacted_record(match, seat)
+    return {
+        "type": "match_end",
+        "totals": list(record["totals"]),
+        "places": list(record["places"]),
+        "record": record,
     }
 
 

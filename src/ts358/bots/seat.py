@@ -25,10 +25,12 @@ from ts358.bots.protocol import (
     decide_message,
     events_message,
     hello_message,
+    match_end_message,
     parse_message,
     read_decision,
 )
 from ts358.deal import Answer, DealResult
+from ts358.match import Match
 from ts358.players.base import Player
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.view import SeatView
@@ -135,6 +137,16 @@ class BotPlayer(Player):
             )
         except BotFault as fault:
             self._fault(result.number, self._decisions, fault)
+
+    def match_over(self, seat: int, match: Match) -> None:
+        """Send the bot the finished match's record as ``seat`` may know it (``match_end``);
+        nothing to a bot that was never started or whose seat was handed over."""
+        if self._process is None:
+            return
+        try:
+            self._process.send(match_end_message(seat, match))
+        except BotFault as fault:
+            self._fault(match.number, self._decisions, fault)
 
     def close(self) -> None:
         """Say goodbye to the bot and reap it (again: nothing)."""

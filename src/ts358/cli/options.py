@@ -27,8 +27,8 @@ from ts358.cards import NotationError
 from ts358.cli.app import CommandError
 from ts358.players import LEVELS
 from ts358.rules import Contract, Role, VoidRule, check_match_length
-from ts358.session.saves import MAX_ANALYSIS_SECONDS
-from ts358.session.texts import LANGUAGES
+from ts358.table.saves import MAX_ANALYSIS_SECONDS
+from ts358.table.texts import LANGUAGES
 
 __all__ = [
     "MAX_SECONDS",

@@ -1,5 +1,5 @@
 """``ts358 play``: a match against two computer players in the terminal, or (``--auto``)
-three computer players printed deal by deal; a thin layer over :mod:`ts358.session.play`."""
+three computer players printed deal by deal; a thin layer over :mod:`ts358.terminal.play`."""
 
 from __future__ import annotations
 
@@ -31,20 +31,23 @@ from ts358.cli.options import (
 from ts358.match import Match
 from ts358.players import LEVELS
 from ts358.rules import Rules, VoidRule
-from ts358.session import play
-from ts358.session import texts as i18n
-from ts358.session.history import saves_dir
-from ts358.session.saves import (
+from ts358.table.history import saves_dir
+from ts358.table.records import check_record, write_match_record
+from ts358.table.saves import (
     DEFAULT_ANALYSIS_SECONDS,
     PlaySettings,
     SavedMatch,
     SaveError,
+    WriteError,
     claim_save,
     new_id,
     open_save,
     save_files,
 )
-from ts358.session.table import render_standings, seat_names
+from ts358.table.seats import ENGINE_NAMES, HUMAN_SEAT
+from ts358.table.texts import Translator, can_encode_symbols, detect_language
+from ts358.terminal import play
+from ts358.terminal.render import render_standings
 
 __all__ = ["play_command"]
 
@@ -148,8 +151,9 @@ def play_command(
                     "--opponents seats players against you; with --auto, use ts358 arena "
                     "to seat bots"
                 )
-            _, symbols = _begin(PlaySettings(), given)
-            _auto(match_rules, match_seed, level or DEFAULT_LEVEL, symbols, record)
+            settings, symbols = _begin(PlaySettings(), given)
+            tr = Translator(settings.lang or "en")
+            _auto(match_rules, match_seed, level or DEFAULT_LEVEL, symbols, record, tr)
             return
         # Rich wraps long lines at word boundaries to the terminal's width (80 when piped).
         console = Console(file=sys.stdout, highlight=False)
@@ -165,7 +169,7 @@ def play_command(
                         )
                 saved, save_path = _resume(resume, level, hold)
                 saved.settings, symbols = _begin(saved.settings, given)
-                if not _resumed(saved, save_path, console):
+                if not _resumed(saved, save_path, console, Translator(saved.settings.lang or "en")):
                     return
             else:
                 settings, symbols = _begin(PlaySettings(), given)
@@ -183,7 +187,7 @@ def play_command(
                 bot_seconds=bot_time or DEFAULT_SECONDS,
             )
             code = play.play_interactive(saved, options, console, err)
-    except play.SessionError as exc:
+    except WriteError as exc:
         raise CommandError(str(exc)) from None
     if code:
         raise typer.Exit(code)
@@ -193,19 +197,17 @@ def _seats(opponents: tuple[str, str] | None, saved: SavedMatch) -> dict[int, st
     """The two computer seats, in playing order after the human's, and who plays them."""
     if opponents is None:
         return {}
-    human = saved.human if saved.human is not None else play.HUMAN_SEAT
+    human = saved.human if saved.human is not None else HUMAN_SEAT
     return {(human + 1) % 3: opponents[0], (human + 2) % 3: opponents[1]}
 
 
 def _begin(base: PlaySettings, given: dict[str, Any]) -> tuple[PlaySettings, bool]:
     """The session's settings: ``base`` (a save's, or the defaults) with the options given on
-    the command line (None: not given) instead, the locale's language if none is set; sets
-    the language of the texts and prepares stdout. Also whether cards are written with
-    suit symbols."""
+    the command line (None: not given) instead, the locale's language if none is set; prepares
+    stdout. Also whether cards are written with suit symbols."""
     settings = dataclasses.replace(base, **{k: v for k, v in given.items() if v is not None})
-    settings.lang = settings.lang or i18n.detect_language()
-    i18n.set_language(settings.lang)
-    if not i18n.can_encode_symbols(sys.stdout):
+    settings.lang = settings.lang or detect_language()
+    if not can_encode_symbols(sys.stdout):
         # Never crash on a character the terminal can't show.
         with contextlib.suppress(AttributeError, ValueError):
             sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
@@ -213,23 +215,25 @@ def _begin(base: PlaySettings, given: dict[str, Any]) -> tuple[PlaySettings, boo
     return settings, not settings.ascii
 
 
-def _auto(rules: Rules, seed: int, level: str, symbols: bool, record: Path | None) -> None:
+def _auto(
+    rules: Rules, seed: int, level: str, symbols: bool, record: Path | None, tr: Translator
+) -> None:
     if record is not None:
-        play.check_record(record)
+        check_record(record)
     match = Match(rules, seed)
     typer.echo(
-        i18n.t(
+        tr(
             "auto.start",
             deals=rules.length,
             seed=seed,
-            rules=i18n.t(f"rules.{rules.void.label}"),
-            level=i18n.t(f"level.{level}"),
+            rules=tr(f"rules.{rules.void.label}"),
+            level=tr(f"level.{level}"),
         )
     )
-    play.play_auto(match, level, symbols, typer.echo)
+    play.play_auto(match, level, symbols, typer.echo, tr.lang)
     if record is not None:
-        play.write_match_record(record, match)
-        typer.echo(i18n.t("match.record", path=record), err=True)
+        write_match_record(record, match)
+        typer.echo(tr("match.record", path=record), err=True)
 
 
 def _resume(resume: str, level: str | None, hold: contextlib.ExitStack) -> tuple[SavedMatch, Path]:
@@ -249,17 +253,16 @@ def _resume(resume: str, level: str | None, hold: contextlib.ExitStack) -> tuple
     return saved, save_path
 
 
-def _resumed(saved: SavedMatch, save_path: Path, console: Console) -> bool:
+def _resumed(saved: SavedMatch, save_path: Path, console: Console, tr: Translator) -> bool:
     """Say which match is resumed; False (with the standings) when it is finished already."""
     match = saved.match
     if match.done:
-        console.print(Text(i18n.t("match.finished_already")))
-        console.print(render_standings(match.totals, match.standings(), seat_names(saved.human)))
+        console.print(Text(tr("match.finished_already")))
+        names = tr.seat_names(saved.human)
+        console.print(render_standings(match.totals, match.standings(), names, tr))
         return False
     console.print(
-        Text(
-            i18n.t("match.resumed", path=save_path, number=match.number, total=match.rules.length)
-        ),
+        Text(tr("match.resumed", path=save_path, number=match.number, total=match.rules.length)),
         soft_wrap=True,  # a path is never broken
     )
     return True
@@ -273,10 +276,10 @@ def _start(
     console: Console,
     hold: contextlib.ExitStack,
 ) -> tuple[SavedMatch, Path]:
-    """A new match with the human at :data:`~ts358.session.play.HUMAN_SEAT`, its save
+    """A new match with the human at :data:`~ts358.table.seats.HUMAN_SEAT`, its save
     file claimed (its lock in ``hold``; the session writes it at once)."""
-    match = Match(rules, seed, play.ENGINE_NAMES)
-    saved = SavedMatch(match, new_id(seed), play.HUMAN_SEAT, level, settings)
+    match = Match(rules, seed, ENGINE_NAMES)
+    saved = SavedMatch(match, new_id(seed), HUMAN_SEAT, level, settings)
     try:
         save_path, lock = claim_save(saves_dir(), saved)
     except OSError as exc:
@@ -284,19 +287,20 @@ def _start(
             f"can't save the match in {saves_dir()}: {exc.strerror or exc}"
         ) from None
     hold.enter_context(lock)
-    names = seat_names(play.HUMAN_SEAT)
+    tr = Translator(settings.lang or "en")
+    names = tr.seat_names(HUMAN_SEAT)
     console.print(
         Text(
-            i18n.t(
+            tr(
                 "match.start",
                 deals=rules.length,
-                rules=i18n.t(f"rules.{rules.void.label}"),
-                level=i18n.t(f"level.{level}"),
+                rules=tr(f"rules.{rules.void.label}"),
+                level=tr(f"level.{level}"),
                 seed=seed,
             ),
             style="bold",
         )
     )
-    console.print(Text(i18n.t("match.seats", left=names[1], right=names[2])))
-    console.print(Text(i18n.t("match.first_dealer", name=names[match.first_dealer])))
+    console.print(Text(tr("match.seats", left=names[1], right=names[2])))
+    console.print(Text(tr("match.first_dealer", name=names[match.first_dealer])))
     return saved, save_path

@@ -30,7 +30,7 @@ from ts358.cli.app import CommandError, app, signed
 from ts358.cli.options import Player, TableMegabytes, Threads, TimeLimit
 from ts358.position import Position, PositionError
 from ts358.rules import Contract, Role
-from ts358.session.texts import can_encode_symbols
+from ts358.table.texts import can_encode_symbols
 
 __all__ = ["solve_command"]
 

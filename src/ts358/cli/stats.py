@@ -1,7 +1,7 @@
 """``ts358 stats``: local statistics of finished matches and the leaderboard.
 
-A thin layer over :mod:`ts358.session.history` (:func:`~ts358.session.history.load_entries`)
-and :func:`ts358.session.table.render_history`.
+A thin layer over :mod:`ts358.table.history` (:func:`~ts358.table.history.load_entries`)
+and :func:`ts358.terminal.render.render_history`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from rich.console import Console
 
 from ts358.cli.app import CommandError, app
 from ts358.cli.options import Language, whole_number
-from ts358.session import texts as i18n
-from ts358.session.history import load_entries, stats_path
-from ts358.session.table import render_history
+from ts358.table.history import load_entries, stats_path
+from ts358.table.texts import Translator, detect_language
+from ts358.terminal.render import render_history
 
 __all__ = ["stats_command"]
 
@@ -41,16 +41,16 @@ def stats_command(
 
     Kept in the user data directory (or $TS358_HOME), file stats.jsonl.
     """
-    i18n.set_language(lang or i18n.detect_language())
+    tr = Translator(lang or detect_language())
     path = stats_path()
     try:
         entries, bad = load_entries(path)
     except OSError as exc:
         raise CommandError(f"{path}: can't read the statistics: {exc.strerror or exc}") from None
     if bad:
-        print("ts358: warning: " + i18n.t("stats.bad_lines", count=bad, path=path), file=sys.stderr)
+        print("ts358: warning: " + tr("stats.bad_lines", count=bad, path=path), file=sys.stderr)
     if as_json:
         for entry in entries:
             sys.stdout.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
         return
-    Console(file=sys.stdout, highlight=False).print(render_history(entries, top))
+    Console(file=sys.stdout, highlight=False).print(render_history(entries, tr, top))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ts358.cards import Card, CardSet
 from ts358.deal import Answer, DealResult
+from ts358.match import Match
 from ts358.rules import Contract
 from ts358.view import DecisionKind, SeatView
 
@@ -73,6 +74,11 @@ class Player:
 
     def deal_over(self, seat: int, result: DealResult) -> None:
         """The deal this player sat in at ``seat`` is over (most players need not know)."""
+
+    def match_over(self, seat: int, match: Match) -> None:
+        """Called once when the match the player sat in (at ``seat``) is finished, with the
+        finished match (most players need not know; a bot is sent its record, redacted to
+        what the seat may know)."""
 
     def close(self) -> None:
         """The player is done: it frees what it holds (a bot's process; most hold nothing).

@@ -50,14 +50,8 @@ from ts358.cards import Card, CardSet, Rank, Suit
 from ts358.players.advice import Advice, Basis
 from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World
-from ts358.players.sampling import (
-    CorePosition,
-    Effort,
-    SamplingPlayer,
-    SolveBudget,
-    lowest_of_each_suit,
-    with_hand,
-)
+from ts358.players.sampling import Effort, SamplingPlayer, lowest_of_each_suit, with_hand
+from ts358.players.solving import CorePosition, SolveBudget
 from ts358.rules import Contract, Role, Triple, triple
 from ts358.tricks import legal_cards
 from ts358.view import DecisionKind, SeatView

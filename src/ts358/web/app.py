@@ -46,9 +46,8 @@ from ts358.analysis.hints import HintService
 from ts358.deal import DealResult
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, VoidRule
-from ts358.session.play import SessionError
-from ts358.session.table import seat_names
-from ts358.session.texts import LANGUAGES, detect_language, t
+from ts358.table.saves import WriteError
+from ts358.table.texts import LANGUAGES, Translator, detect_language, t
 from ts358.view import SeatView
 from ts358.web.lobby import Lobby, LobbyError, MatchOptions
 from ts358.web.messages import advice_message, error_message, review_message, welcome_message
@@ -221,7 +220,7 @@ class Room:
                 for notice in table.notices(pending.seat):  # a bot's faults
                     await self.tell_all(notice)
                 await self.after(result)
-        except (SessionError, DecisionRefused) as exc:
+        except (WriteError, DecisionRefused) as exc:
             _log.error("%s", exc)
             await self.tell_all(str(exc))
         except Exception:  # a bug: said, not lost in a task nobody awaits
@@ -252,7 +251,7 @@ class Room:
         """The latest deal's analysis for ``seat``; an empty dict when there is none."""
         table = self.table
         for review in table.reviews.values():
-            return review_message(review, seat, seat_names(seat, table.lang), table.lang)
+            return review_message(review, seat, Translator(table.lang).seat_names(seat), table.lang)
         return {}
 
     async def _hint(self, seat: int, view: SeatView, step: int) -> None:
@@ -292,7 +291,7 @@ class Room:
             await self.broadcast()
         else:
             async with self.lock:
-                result = table.decide(seat, request)
+                result = table.decide_request(seat, request)
                 self.changed()
             await self.after(result)
             self.kick()
@@ -300,7 +299,7 @@ class Room:
     async def _guarded(self, seat: int, work: Awaitable[None]) -> None:
         try:
             await work
-        except (DecisionRefused, SessionError) as exc:
+        except (DecisionRefused, WriteError) as exc:
             await self.send(seat, error_message(str(exc)))
         except Exception:
             _log.exception("a request of seat %d failed", seat)
@@ -372,7 +371,7 @@ def create_app(
                 del rooms[table]
                 try:
                     lobby.close_table(table)
-                except SessionError as exc:
+                except WriteError as exc:
                     _log.error("%s", exc)
 
     def named_host(value: str | None) -> bool:
@@ -637,5 +636,5 @@ async def _serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
             await room.handle(seat, parse_request(data))
         except ProtocolError as exc:
             await room.send(seat, error_message(t("web.bad_message", lang, reason=str(exc))))
-        except (DecisionRefused, SessionError) as exc:
+        except (DecisionRefused, WriteError) as exc:
             await room.send(seat, error_message(str(exc)))

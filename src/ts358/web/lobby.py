@@ -1,6 +1,6 @@
 """The tables of a server and what the start page offers: a new match, the saved matches to
 resume, the statistics and the leaderboard, all on the files of ``ts358 play``
-(:mod:`ts358.session.saves`, :mod:`ts358.session.history`).
+(:mod:`ts358.table.saves`, :mod:`ts358.table.history`).
 
 A save played at a table is locked by the server's process (:class:`SaveLock`), as a
 terminal session locks it, so the terminal and the browser never play one match at once;
@@ -25,22 +25,23 @@ from ts358.bots.seat import BotPlayer
 from ts358.match import Match, player_seed
 from ts358.players import LEVELS, Player
 from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
-from ts358.session.history import leaderboard, load_entries, saves_dir, summarize_history
-from ts358.session.play import ENGINE_NAMES, HUMAN_SEAT, SessionError
-from ts358.session.saves import (
+from ts358.table.history import leaderboard, load_entries, saves_dir, summarize_history
+from ts358.table.saves import (
     DEFAULT_ANALYSIS_SECONDS,
     DEFAULT_PACE,
     MAX_PACE,
     PlaySettings,
     SavedMatch,
     SaveError,
+    WriteError,
     claim_save,
     new_id,
     open_save,
     read_save,
     save_files,
 )
-from ts358.session.texts import LANGUAGES, game_name, t
+from ts358.table.seats import ENGINE_NAMES, HUMAN_SEAT
+from ts358.table.texts import LANGUAGES, game_name, t
 from ts358.web.table import Table
 
 __all__ = ["Lobby", "LobbyError", "MatchOptions"]
@@ -162,7 +163,7 @@ class Lobby:
 
     Args:
         folder: where matches are saved (default: the saves of ``ts358 play``,
-            :func:`~ts358.session.history.saves_dir`).
+            :func:`~ts358.table.history.saves_dir`).
         stats: finished matches go into the statistics.
         on_table: called with each table opened (the server prints the friends' links).
         bots: the bots a new match may seat, by name: each a ``cmd:COMMAND`` (docs/bots.md).
@@ -225,7 +226,7 @@ class Lobby:
                 chosen[seat] = self.bots.get(name, name)
         try:
             table = Table(saved, path, humans, lock=lock, stats=self.stats, opponents=chosen)
-        except SessionError as exc:
+        except WriteError as exc:
             lock.release()
             raise LobbyError(str(exc)) from None
         return self._opened(table)
@@ -262,7 +263,7 @@ class Lobby:
         saved.settings.lang = saved.settings.lang or "en"
         try:
             table = Table(saved, path, [saved.human], lock=lock, stats=self.stats)
-        except SessionError as exc:
+        except WriteError as exc:
             lock.release()
             raise LobbyError(str(exc)) from None
         return self._opened(table)
@@ -275,7 +276,7 @@ class Lobby:
     def close_table(self, table: Table) -> None:
         """Close ``table`` (saved, its save's lock released: :meth:`Table.close`) and forget
         it: its seats' tokens open nothing any more, and its save resumes as a new table.
-        SessionError if the save can't be written (the table is closed all the same)."""
+        WriteError if the save can't be written (the table is closed all the same)."""
         path = table.save_path
         with self._lock:
             if path is not None and self.tables.get(path) is table:
@@ -382,5 +383,5 @@ class Lobby:
         for table in self.open_tables():
             try:
                 self.close_table(table)
-            except SessionError as exc:
+            except WriteError as exc:
                 _log.error("%s", exc)

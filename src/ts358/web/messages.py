@@ -24,8 +24,7 @@ from ts358.deal import Answer, DealResult
 from ts358.match import standings
 from ts358.players.advice import Advice
 from ts358.rules import Contract, Role
-from ts358.session.table import CardStyle, advice_note, advice_title, games_left, tricks_text
-from ts358.session.texts import MESSAGES, game_name, role_name, t
+from ts358.table.texts import MESSAGES, Translator, card_text, game_name, role_name, t
 from ts358.view import DecisionKind, SeatView
 
 __all__ = [
@@ -47,7 +46,6 @@ JSON = dict[str, Any]
 PHASES = ("choose", "exchange", "return", "discard", "play", "summary", "finished")
 """The values of a state's ``phase`` (and of the page's ``data-phase``)."""
 
-_STYLE = CardStyle(symbols=True)
 
 # The catalogue's parts the page shows as they are (labels without numbers in them).
 _PAGE_TEXTS = (
@@ -162,7 +160,7 @@ def _seats(view: SeatView | None, info: TableInfo) -> list[JSON]:
             role = view.role_of(seat)
             game = view.game
             row["taken"] = view.taken[seat]
-            row["games_left"] = [g.label for g in sorted(games_left(view, seat))]
+            row["games_left"] = [g.label for g in sorted(view.games_left(seat))]
         elif last is not None:  # between deals, or at the end: the last deal's
             role = Role.of_seat(seat, last.dealer)
             game = last.game
@@ -172,7 +170,7 @@ def _seats(view: SeatView | None, info: TableInfo) -> list[JSON]:
             continue
         row["role"] = role.label
         row["role_name"] = role_name(role, info.lang)
-        row["tricks"] = tricks_text(row["taken"], role, game, info.lang)
+        row["tricks"] = Translator(info.lang).tricks(row["taken"], role, game)
         seats.append(row)
     return seats
 
@@ -209,8 +207,8 @@ def _summary(info: TableInfo) -> JSON | None:
             {
                 "seat": seat,
                 "role_name": role_name(Role.of_seat(seat, last.dealer), info.lang),
-                "tricks": tricks_text(
-                    last.taken[seat], Role.of_seat(seat, last.dealer), last.game, info.lang
+                "tricks": Translator(info.lang).tricks(
+                    last.taken[seat], Role.of_seat(seat, last.dealer), last.game
                 ),
                 "score": last.scores[seat],
                 "total": info.totals[seat],
@@ -235,7 +233,7 @@ def _status(view: SeatView | None, info: TableInfo, phase: str, seat: int) -> st
         name = info.names[view.give_to if view.give_to is not None else seat]
         return t("prompt.give", lang, name=name, left=view.gives_left)
     if kind is DecisionKind.RETURN:
-        received = _STYLE.plain(view.received) if view.received is not None else "?"
+        received = card_text(view.received, True) if view.received is not None else "?"
         return t("prompt.return", lang, card=received)
     if kind is DecisionKind.DISCARD:
         return t("web.discard_pick", lang, count=0)
@@ -383,8 +381,8 @@ def advice_message(deal: int, advice: Advice[Answer], lang: str) -> JSON:
         "deal": deal,
         "kind": advice.kind.value,
         "basis": advice.basis.value,
-        "title": advice_title(advice, lang),
-        "note": advice_note(advice, lang),
+        "title": Translator(lang).advice_title(advice),
+        "note": Translator(lang).advice_note(advice),
         "options": [
             {**_answer(answer, lang), "score": score, "best": score == best}
             for answer, score in advice.options
@@ -438,9 +436,9 @@ def review_message(review: DealReview, seat: int, names: Sequence[str], lang: st
                     "analysis.alt",
                     lang,
                     number=r.trick,
-                    card=_STYLE.plain(r.card),
+                    card=card_text(r.card, True),
                     score=f"{r.score:+d}",
-                    best=" ".join(_STYLE.plain(c) for c in r.best),
+                    best=" ".join(card_text(c, True) for c in r.best),
                     best_score=f"{r.best_score:+d}",
                 ),
             }

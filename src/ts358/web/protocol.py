@@ -18,7 +18,7 @@ from typing import Any
 from ts358._input import InputError, number, parse_json, quote
 from ts358.cards import Card, NotationError
 from ts358.rules import Contract
-from ts358.session.saves import MAX_PACE
+from ts358.table.saves import MAX_PACE
 from ts358.view import DecisionKind
 
 __all__ = [

@@ -13,7 +13,7 @@ match state; anything else (not JSON, truncated, another format, a decision the 
 reject, totals that don't match) raises :class:`SaveError` with a one-line reason.
 
 Durability: the session rewrites the whole save after each human decision, before the
-computer players think (:mod:`ts358.session.play` says exactly when). Each write is atomic
+computer players think (:mod:`ts358.terminal.play` says exactly when). Each write is atomic
 and synced: the JSON goes to a temporary file in the same directory, is flushed and
 ``fsync``-ed, renamed over the target with :func:`os.replace`, and the directory is synced,
 so whatever happens to the process (kill -9, a power cut once the write has returned) the
@@ -57,7 +57,7 @@ from ts358._input import InputError, number, parse_json, quote, read_input
 from ts358._jsonfields import field, rules_field
 from ts358.deal import IllegalDecision
 from ts358.match import Match
-from ts358.session.texts import LANGUAGES
+from ts358.table.texts import LANGUAGES
 
 __all__ = [
     "DEFAULT_ANALYSIS_SECONDS",
@@ -70,12 +70,14 @@ __all__ = [
     "SaveInUse",
     "SaveLock",
     "SavedMatch",
+    "WriteError",
     "claim_save",
     "from_json",
     "new_id",
     "open_save",
     "read_save",
     "remove_stale_temporaries",
+    "save",
     "save_files",
     "to_json",
     "write_save",
@@ -89,6 +91,10 @@ T = TypeVar("T")
 
 class SaveError(ValueError):
     """A save file that can't be used; the message says why in one line."""
+
+
+class WriteError(RuntimeError):
+    """A save or a record that can't be written; the message says which file and why."""
 
 
 class SaveInUse(SaveError):
@@ -286,6 +292,15 @@ def write_save(path: str | Path, saved: SavedMatch) -> Path:
         raise
     _sync_directory(path.parent)
     return path
+
+
+def save(saved: SavedMatch, path: Path) -> None:
+    """Write ``saved`` to ``path`` (:func:`write_save`); WriteError (one line) if it can't
+    be written."""
+    try:
+        write_save(path, saved)
+    except OSError as exc:
+        raise WriteError(f"can't save the match to {path}: {exc.strerror or exc}") from None
 
 
 def _sync_directory(folder: Path) -> None:

@@ -1,9 +1,10 @@
-"""The texts of ``ts358 play`` and ``ts358 stats`` in English, Polish and Czech.
+"""The texts of every front end (the terminal, the browser) in English, Polish and Czech.
 
-A small message catalogue: :data:`MESSAGES` maps a language code to a dict of keys to
-``str.format`` templates, and :func:`t` looks a key up in the current language
-(:func:`set_language`), falling back to English. :func:`detect_language` reads the locale
-(``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``, then :func:`locale.getlocale`).
+A small message catalogue as data: :data:`MESSAGES` maps a language code to a dict of keys
+to ``str.format`` templates. A :class:`Translator` writes them in its language, falling
+back to English; the language is always passed, never a global, so two tables in two
+languages can share a process. :func:`detect_language` reads the locale (``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, ``LANGUAGE``, then :func:`locale.getlocale`).
 
 Game names are the ones players say (pl: pik, kier, karo, trefl, bez atu, bez lew; cs:
 piky, srdce, káry, kříže, bez trumfů, bez štychů); :func:`parse_game` reads a game in any
@@ -28,23 +29,27 @@ import os
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from ts358.bots.seat import Fault
 from ts358.cards import Card, NotationError, Suit
+from ts358.deal import Answer
+from ts358.players.advice import Advice, Basis
+from ts358.refusal import Reason, Refusal
 from ts358.rules import Contract, Role
+from ts358.view import DecisionKind
 
 __all__ = [
     "LANGUAGES",
     "MESSAGES",
+    "Translator",
     "can_encode_symbols",
     "card_text",
     "detect_language",
     "game_name",
     "game_short",
     "games_text",
-    "get_language",
     "parse_game",
     "plural_form",
     "role_name",
-    "set_language",
     "suit_text",
     "t",
 ]
@@ -774,21 +779,6 @@ _CS: dict[str, str] = {
 MESSAGES: dict[str, dict[str, str]] = {"en": _EN, "pl": _PL, "cs": _CS}
 """Every message by language; every language has every key (checked by the tests)."""
 
-_current = "en"
-
-
-def set_language(lang: str) -> None:
-    """Make ``lang`` (en, pl or cs) the language of :func:`t`; ValueError otherwise."""
-    global _current
-    if lang not in MESSAGES:
-        raise ValueError(f"not a language: {lang!r} (one of {', '.join(LANGUAGES)})")
-    _current = lang
-
-
-def get_language() -> str:
-    """The language :func:`t` uses now."""
-    return _current
-
 
 def plural_form(lang: str, count: int) -> int:
     """Which plural form of ``lang`` goes with ``count`` whole things, as an index into a
@@ -821,12 +811,11 @@ class _Count:
         return format(self.value, spec)
 
 
-def t(key: str, lang: str | None = None, /, **fmt: object) -> str:
-    """The message ``key`` in ``lang`` (default: the current language), formatted with
-    ``fmt``; falls back to English, then to the key itself. A whole number also picks the
-    plural form of the words that go with it: ``{count:card|cards}``, in the order of
-    :func:`plural_form` (``{count:karta|karty|kart}``)."""
-    lang = lang or _current
+def t(key: str, lang: str, /, **fmt: object) -> str:
+    """The message ``key`` in ``lang``, formatted with ``fmt``; falls back to English, then
+    to the key itself. A whole number also picks the plural form of the words that go with
+    it: ``{count:card|cards}``, in the order of :func:`plural_form`
+    (``{count:karta|karty|kart}``)."""
     table = MESSAGES.get(lang, _EN)
     if key not in table:
         table, lang = _EN, "en"
@@ -866,12 +855,12 @@ def detect_language(env: Mapping[str, str] | None = None) -> str:
     return "en"
 
 
-def game_name(game: Contract, lang: str | None = None) -> str:
+def game_name(game: Contract, lang: str) -> str:
     """The game as players say it in ``lang``: pik / piky / spades, bez atu, ..."""
     return t(f"game.{game.label}", lang)
 
 
-def role_name(role: Role, lang: str | None = None) -> str:
+def role_name(role: Role, lang: str) -> str:
     return t(f"role.{role.label}", lang)
 
 
@@ -940,7 +929,7 @@ def suit_text(suit: Suit, symbols: bool) -> str:
     return suit.symbol if symbols else suit.letter
 
 
-def game_short(game: Contract, symbols: bool, lang: str | None = None) -> str:
+def game_short(game: Contract, symbols: bool, lang: str) -> str:
     """A short game name for tight places: the suit symbol (or letter) for a trump game,
     NT / BA / BT for no-trump, NoTr / BL / BŠ for no-tricks."""
     if game.trump is not None:
@@ -948,6 +937,127 @@ def game_short(game: Contract, symbols: bool, lang: str | None = None) -> str:
     return t(f"short.{game.label}", lang)
 
 
-def games_text(games: Iterable[Contract], lang: str | None = None) -> str:
+def games_text(games: Iterable[Contract], lang: str) -> str:
     """Game names in the fixed order spades ... no-tricks, comma-separated."""
     return ", ".join(game_name(g, lang) for g in sorted(games))
+
+
+_ADVICE_TITLES = {
+    DecisionKind.PLAY: "hint.title",
+    DecisionKind.CHOOSE: "hint.title_choose",
+    DecisionKind.DISCARD: "hint.title_discard",
+    DecisionKind.GIVE: "hint.title_give",
+}
+_REFUSALS = {
+    Reason.GAME_USED: "err.game_used",
+    Reason.NOT_HELD: "err.not_in_hand",
+    Reason.TRUMP_NOT_GIVEN: "err.no_trump_give",
+    Reason.DISCARD_TWICE: "err.discard_twice",
+    Reason.DISCARD_COUNT: "err.discard_count",
+    Reason.MUST_FOLLOW: "err.follow",
+    Reason.MUST_TRUMP: "err.must_trump",
+}
+
+
+class Translator:
+    """The messages in one language (en, pl or cs; ValueError otherwise): ``tr(key,
+    **fmt)`` as :func:`t`, and the words for the game's values (games, roles, seats, a
+    refusal, a bot's fault, a hint's title).
+
+    >>> Translator("pl").game(Contract.HEARTS)
+    'kier'
+    """
+
+    __slots__ = ("lang",)
+
+    def __init__(self, lang: str = "en") -> None:
+        if lang not in MESSAGES:
+            raise ValueError(f"not a language: {lang!r} (one of {', '.join(LANGUAGES)})")
+        self.lang = lang
+
+    def __call__(self, key: str, /, **fmt: object) -> str:
+        return t(key, self.lang, **fmt)
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    def game(self, game: Contract) -> str:
+        """The game as players say it: pik / piky / spades, bez atu, ..."""
+        return game_name(game, self.lang)
+
+    def games(self, games: Iterable[Contract]) -> str:
+        """Game names in the fixed order spades ... no-tricks, comma-separated."""
+        return games_text(games, self.lang)
+
+    def role(self, role: Role) -> str:
+        return role_name(role, self.lang)
+
+    def game_short(self, game: Contract, symbols: bool) -> str:
+        """A short game name for tight places (:func:`game_short`)."""
+        return game_short(game, symbols, self.lang)
+
+    def seat_names(self, human: int | None) -> tuple[str, str, str]:
+        """Display names by seat as ``human`` sees the table: you, then the players on
+        your left and right (clockwise: the seat after yours plays after you, so sits on
+        your left); North, East, West when nobody is watching."""
+        if human is None:
+            return ("North", "East", "West")
+        names = ["", "", ""]
+        names[human] = self("seat.you")
+        names[(human + 1) % 3] = self("seat.left")
+        names[(human + 2) % 3] = self("seat.right")
+        return (names[0], names[1], names[2])
+
+    def refusal(self, refusal: Refusal, symbols: bool = True) -> str:
+        """Why a person's decision is refused, in the person's words (cards with suit
+        symbols or letters); a reason no person's answer can have (a decision that is not
+        due, a malformed one) as the engine says it."""
+        key = _REFUSALS.get(refusal.reason)
+        if key is None:
+            return self("err.illegal", reason=str(refusal))
+        card = card_text(refusal.card, symbols) if refusal.card is not None else "?"
+        suit = suit_text(refusal.suit, symbols) if refusal.suit is not None else "?"
+        trump = suit_text(refusal.trump, symbols) if refusal.trump is not None else "?"
+        game = self.game(refusal.game) if refusal.game is not None else "?"
+        return self(
+            key,
+            card=card,
+            suit=suit,
+            trump=trump,
+            game=game,
+            games=self.games(refusal.games),
+            count=refusal.count,
+        )
+
+    def fault(self, name: str, fault: Fault) -> str:
+        """A bot's fault as the people at the table are told it."""
+        key = "bot.handed_over" if fault.handed_over else "bot.fault"
+        return self(key, name=name, kind=self(f"bot.kind.{fault.kind}"), detail=fault.detail)
+
+    def tricks(self, taken: int, role: Role, game: Contract | None) -> str:
+        """Tricks taken against the obligation, ``2/5``, or in no-tricks the limit: ``2, at
+        most 3``."""
+        if game is Contract.NO_TRICKS:
+            return self("table.tricks_at_most", taken=taken, limit=role.limit)
+        return f"{taken}/{role.obligation}"
+
+    def advice_title(self, advice: Advice[Answer]) -> str:
+        """The first line of a hint: what it shows, or (an option only, or nothing valued)
+        the sentence that goes before the one choice."""
+        if advice.basis is Basis.FORCED:
+            return self("hint.forced")
+        if advice.basis is Basis.RULE_OF_THUMB:
+            why = "hint.why_return" if advice.kind is DecisionKind.RETURN else "hint.why_unsolved"
+            return self("hint.rule_of_thumb", reason=self(why))
+        return self(_ADVICE_TITLES[advice.kind])
+
+    def advice_note(self, advice: Advice[Answer]) -> str:
+        """What a valued hint's scores rest on (layouts solved, estimates, rollouts); empty
+        when nothing was valued."""
+        if advice.basis is Basis.ROLLOUTS:
+            return self("hint.rollouts", layouts=advice.layouts)
+        if advice.basis is not Basis.SOLVED:
+            return ""
+        if advice.exact:
+            return self("hint.layouts", layouts=advice.layouts)
+        return self("hint.estimate", solved=advice.solved, bounded=advice.bounded)

@@ -63,7 +63,7 @@ class MatchEntry:
     """One finished match as the statistics keep it (all from the human's seat).
 
     Attributes:
-        id: the match id (see :func:`ts358.session.saves.new_id`).
+        id: the match id (see :func:`ts358.table.saves.new_id`).
         finished: ISO date and time the match ended.
         level: the computer players' level.
         deals: deals in the match (3, 6, 9, 18).

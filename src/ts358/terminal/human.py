@@ -24,32 +24,22 @@ from ts358.cards import Card, CardSet, NotationError
 from ts358.deal import Answer, DealResult
 from ts358.players.advice import Advice
 from ts358.players.base import Player
+from ts358.refusal import verify
 from ts358.rules import Contract
-from ts358.session.table import (
+from ts358.table.texts import parse_game
+from ts358.terminal.render import (
     CardStyle,
-    hand_order,
     render_advice,
     render_finished_trick,
     render_games,
     render_scores,
     render_table,
 )
-from ts358.session.texts import game_name, games_text, parse_game, t
 from ts358.view import DecisionKind, SeatView, Trick
 
 _A = TypeVar("_A")  # what a prompt reads
 
-__all__ = [
-    "HumanPlayer",
-    "InputSource",
-    "LineInput",
-    "QuitRequested",
-    "discard_refusal",
-    "game_refusal",
-    "give_refusal",
-    "play_refusal",
-    "return_refusal",
-]
+__all__ = ["HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
 
 COMMANDS = ("hint", "last", "talon", "score", "help", "quit")
 _STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}
@@ -107,79 +97,6 @@ class LineInput:
         return line
 
 
-# Why an answer of a person is refused, in ``lang`` (default: the current language), or None
-# when the rules allow it: checked against the seat's view before the engine sees the answer,
-# so that the reason is the player's own words, here and in the browser (ts358.web).
-
-
-def game_refusal(view: SeatView, game: Contract, lang: str | None = None) -> str | None:
-    """Why ``game`` may not be chosen from ``view``, or None."""
-    available = view.available[view.seat]
-    if game in available:
-        return None
-    return t("err.game_used", lang, game=game_name(game, lang), games=games_text(available, lang))
-
-
-def _not_held(view: SeatView, card: Card, style: CardStyle, lang: str | None) -> str | None:
-    return None if card in view.hand else t("err.not_in_hand", lang, card=style.plain(card))
-
-
-def give_refusal(
-    view: SeatView, card: Card, style: CardStyle, lang: str | None = None
-) -> str | None:
-    """Why ``card`` may not be given from ``view``, or None."""
-    if card in view.options:
-        return None
-    return _not_held(view, card, style, lang) or t(
-        "err.no_trump_give", lang, card=style.plain(card)
-    )
-
-
-def return_refusal(
-    view: SeatView, card: Card, style: CardStyle, lang: str | None = None
-) -> str | None:
-    """Why ``card`` may not be returned for a trump received, or None (any card held may)."""
-    return _not_held(view, card, style, lang)
-
-
-def discard_refusal(
-    view: SeatView, cards: Sequence[Card], style: CardStyle, lang: str | None = None
-) -> str | None:
-    """Why ``cards`` may not be the discard from ``view``, or None."""
-    for card in cards:
-        if refusal := _not_held(view, card, style, lang):
-            return refusal
-    twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
-    if twice is not None:
-        return t("err.discard_twice", lang, card=style.plain(twice))
-    if len(cards) != 4:
-        return t("err.discard_count", lang, count=len(cards))
-    return None
-
-
-def play_refusal(
-    view: SeatView, card: Card, style: CardStyle, lang: str | None = None
-) -> str | None:
-    """Why ``card`` may not be played from ``view`` (not held, or the suit led must be
-    followed, or a trump played), or None."""
-    if card in view.options:
-        return None
-    if refusal := _not_held(view, card, style, lang):
-        return refusal
-    lead = view.trick[0].suit
-    suit_name = style.suit(lead).plain
-    if view.hand.suit(lead):
-        return t("err.follow", lang, card=style.plain(card), suit=suit_name)
-    trump = view.game.trump if view.game is not None else None
-    trump_name = style.suit(trump).plain if trump is not None else "?"
-    return t("err.must_trump", lang, card=style.plain(card), suit=suit_name, trump=trump_name)
-
-
-def _refused(refusal: str | None) -> None:
-    if refusal is not None:
-        raise InputError(refusal)
-
-
 class HumanPlayer(Player):
     """The seat of the person at the keyboard.
 
@@ -209,6 +126,7 @@ class HumanPlayer(Player):
         self.console = console
         self.err_console = err_console or console
         self.style = style
+        self.tr = style.tr
         self.names = tuple(names)
         self.history = history
         self.hint = hint
@@ -239,14 +157,16 @@ class HumanPlayer(Player):
         if view.game is not None and not self._seen_game:
             self._seen_game = True
             if view.chooser == view.seat:
-                self.say(t("ev.you_chose", game=game_name(view.game)))
+                self.say(self.tr("ev.you_chose", game=self.tr.game(view.game)))
             else:
-                self.say(t("ev.chose", name=names[view.chooser], game=game_name(view.game)))
+                self.say(
+                    self.tr("ev.chose", name=names[view.chooser], game=self.tr.game(view.game))
+                )
         for step in view.exchanges[self._seen_exchanges :]:
             s = self.style.plain
             if step.giver == view.seat:
                 self.say(
-                    t(
+                    self.tr(
                         "ev.you_gave",
                         given=s(step.given),
                         name=names[step.receiver],
@@ -255,7 +175,7 @@ class HumanPlayer(Player):
                 )
             else:
                 self.say(
-                    t(
+                    self.tr(
                         "ev.gave_you",
                         name=names[step.giver],
                         given=s(step.given),
@@ -266,7 +186,7 @@ class HumanPlayer(Player):
         if view.others_exchanged > self._seen_others:
             others = [s for s in range(3) if s != view.seat]
             self.say(
-                t(
+                self.tr(
                     "ev.others_exchanged",
                     count=view.others_exchanged,
                     a=names[others[0]],
@@ -278,9 +198,9 @@ class HumanPlayer(Player):
             self._seen_talon = True
             cards = " ".join(self.style.plain(c) for c in view.talon.descending())
             if view.chooser == view.seat:
-                self.say(t("ev.talon_you", cards=cards))
+                self.say(self.tr("ev.talon_you", cards=cards))
             else:
-                self.say(t("ev.talon", cards=cards, name=names[view.chooser]))
+                self.say(self.tr("ev.talon", cards=cards, name=names[view.chooser]))
         self._show_tricks(view.tricks, view.seat)
 
     def _show_tricks(self, tricks: Sequence[Trick], seat: int) -> None:
@@ -303,7 +223,7 @@ class HumanPlayer(Player):
         self.console.print()
         self.console.print(render_table(view, self.names, self.style))
         if view.kind is DecisionKind.CHOOSE:
-            self.console.print(render_games(view))
+            self.console.print(render_games(view, self.tr))
         return super().decide(view)
 
     def pause(self, prompt: str) -> None:
@@ -336,8 +256,8 @@ class HumanPlayer(Player):
             if word in _QUIT_WORDS:
                 raise QuitRequested(word)
             if word in ("help", "?", "h", "pomoc", "napoveda", "nápověda"):
-                self.say(t("help.title"), "bold")
-                self.say(t("help.text", cards=self._examples()))
+                self.say(self.tr("help.title"), "bold")
+                self.say(self.tr("help.text", cards=self._examples()))
                 continue
             if word == "hint":
                 self._hint(view)
@@ -349,7 +269,7 @@ class HumanPlayer(Player):
                 self._talon(view)
                 continue
             if word == "score":
-                self.console.print(render_scores(self.history(), self.names))
+                self.console.print(render_scores(self.history(), self.names, self.tr))
                 continue
             try:
                 return parse(text)
@@ -358,16 +278,16 @@ class HumanPlayer(Player):
 
     def _hint(self, view: SeatView | None) -> None:
         if view is None:
-            self.error(t("hint.unavailable", reason=t("hint.between_deals")))
+            self.error(self.tr("hint.unavailable", reason=self.tr("hint.between_deals")))
             return
         if self.hint is None:
-            self.error(t("hint.unavailable", reason="-"))
+            self.error(self.tr("hint.unavailable", reason="-"))
             return
-        self.err_console.print(Text(t("hint.thinking"), style="dim"))
+        self.err_console.print(Text(self.tr("hint.thinking"), style="dim"))
         try:
             advice = self.hint(view)
         except KeyboardInterrupt:
-            self.error(t("hint.cancelled"))
+            self.error(self.tr("hint.cancelled"))
             return
         self.console.print(render_advice(advice, self.style))
 
@@ -375,7 +295,7 @@ class HumanPlayer(Player):
         # Between deals: the last trick of the deal just finished.
         tricks = view.tricks if view is not None else self.history()[-1].tricks
         if not tricks:
-            self.say(t("last.none"))
+            self.say(self.tr("last.none"))
             return
         number = len(tricks)
         seen = view or self._last_view
@@ -388,12 +308,14 @@ class HumanPlayer(Player):
         # Between deals: the deal just finished, as the human's last view of it showed it.
         view = view or self._last_view
         if view is None or view.talon is None:
-            self.say(t("talon.none"))
+            self.say(self.tr("talon.none"))
             return
-        self.say(t("table.talon", cards=" ".join(map(self.style.plain, view.talon.descending()))))
+        self.say(
+            self.tr("table.talon", cards=" ".join(map(self.style.plain, view.talon.descending())))
+        )
         if view.discard is not None:
             discard = " ".join(map(self.style.plain, view.discard.descending()))
-            self.say(t("ev.your_discard", cards=discard))
+            self.say(self.tr("ev.your_discard", cards=discard))
 
     # ------------------------------------------------------------------ parsing
 
@@ -401,21 +323,28 @@ class HumanPlayer(Player):
         """Card notations to show as examples: ``QH, Q♥, 10h`` (``QH, 10h`` in letters)."""
         return "QH, Q♥, 10h" if self.style.symbols else "QH, 10h"
 
+    def _refuse(self, view: SeatView, answer: Answer | list[Card]) -> None:
+        """InputError saying why, in the player's words, if the rules don't allow ``answer``
+        (the engine's reasons, :func:`ts358.refusal.verify`)."""
+        refusal = verify(view, answer)
+        if refusal is not None:
+            raise InputError(self.tr.refusal(refusal, self.style.symbols))
+
     def _card(self, text: str, hand: CardSet) -> Card:
         """A card of ``hand`` by notation or by its number in the displayed hand."""
         token = text.strip()
         if token.isdigit():
-            order = hand_order(hand)
+            order = hand.descending()
             number = int(token)
             if not 1 <= number <= len(order):
-                raise InputError(t("err.number", number=number, last=len(order)))
+                raise InputError(self.tr("err.number", number=number, last=len(order)))
             return order[number - 1]
         try:
             card = Card.parse(token)
         except NotationError:
-            raise InputError(t("err.not_card", text=token, cards=self._examples())) from None
+            raise InputError(self.tr("err.not_card", text=token, cards=self._examples())) from None
         if card not in hand:
-            raise InputError(t("err.not_in_hand", card=self.style.plain(card)))
+            raise InputError(self.tr("err.not_in_hand", card=self.style.plain(card)))
         return card
 
     def choose_game(self, view: SeatView) -> Contract:
@@ -429,53 +358,55 @@ class HumanPlayer(Player):
                     game = parse_game(text)
                 except NotationError:
                     raise InputError(
-                        t("err.not_game", text=text, games=games_text(available))
+                        self.tr("err.not_game", text=text, games=self.tr.games(available))
                     ) from None
-            _refused(game_refusal(view, game))
+            self._refuse(view, game)
             return game
 
-        return self._ask(view, t("prompt.choose"), parse)
+        return self._ask(view, self.tr("prompt.choose"), parse)
 
     def give(self, view: SeatView) -> Card | None:
         def parse(text: str) -> Card | None:
             if text.lower() in _STOP_WORDS:
                 return None
             card = self._card(text, view.hand)
-            _refused(give_refusal(view, card, self.style))
+            self._refuse(view, card)
             return card
 
-        prompt = t("prompt.give", name=self.names[view.give_to or 0], left=view.gives_left)
+        prompt = self.tr("prompt.give", name=self.names[view.give_to or 0], left=view.gives_left)
         return self._ask(view, prompt, parse)
 
     def choose_return(self, view: SeatView) -> Card:
         def parse(text: str) -> Card:
             if text.lower() in _STOP_WORDS:
-                raise InputError(t("err.stop_only_give"))
+                raise InputError(self.tr("err.stop_only_give"))
             return self._card(text, view.options)
 
         card = self.style.plain(view.received) if view.received is not None else "?"
-        return self._ask(view, t("prompt.return", card=card), parse)
+        return self._ask(view, self.tr("prompt.return", card=card), parse)
 
     def discard(self, view: SeatView) -> CardSet:
         def parse(text: str) -> CardSet:
             tokens = text.replace(",", " ").split()
             cards = [self._card(tok, view.options) for tok in tokens]
-            _refused(discard_refusal(view, cards, self.style))
+            self._refuse(view, cards)
             return CardSet(cards)
 
         example = " ".join(
             self.style.plain(c) for c in sorted(view.options, key=lambda c: (c.rank, c.suit))[:4]
         )
-        return self._ask(view, t("prompt.discard", example=example), parse)
+        return self._ask(view, self.tr("prompt.discard", example=example), parse)
 
     def play(self, view: SeatView) -> Card:
         def parse(text: str) -> Card:
             card = self._card(text, view.hand)
-            _refused(play_refusal(view, card, self.style))
+            self._refuse(view, card)
             return card
 
         if len(view.options) == 1:
             (only,) = view.options
-            return self._ask(view, t("prompt.play_only", card=self.style.plain(only)), parse, only)
+            return self._ask(
+                view, self.tr("prompt.play_only", card=self.style.plain(only)), parse, only
+            )
         example = self.style.plain(max(view.options, key=lambda c: c.rank))
-        return self._ask(view, t("prompt.play", example=example), parse)
+        return self._ask(view, self.tr("prompt.play", example=example), parse)

@@ -19,25 +19,13 @@ from ts358.analysis.review import DealReview, PlayReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Answer, DealResult
 from ts358.players.advice import Advice, Basis
-from ts358.rules import Contract, Role
-from ts358.session.history import MatchEntry, leaderboard, summarize_history
-from ts358.session.texts import (
-    MESSAGES,
-    card_text,
-    game_name,
-    game_short,
-    role_name,
-    suit_text,
-    t,
-)
+from ts358.rules import Contract
+from ts358.table.history import MatchEntry, leaderboard, summarize_history
+from ts358.table.texts import MESSAGES, Translator, card_text, suit_text
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
     "CardStyle",
-    "advice_note",
-    "advice_title",
-    "games_left",
-    "hand_order",
     "render_advice",
     "render_games",
     "render_hand",
@@ -48,18 +36,18 @@ __all__ = [
     "render_summary",
     "render_table",
     "render_trick",
-    "seat_names",
-    "tricks_text",
 ]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 
 
 class CardStyle:
-    """How cards look: suit symbols (♠♥♦♣) or letters (S H D C); red suits in red."""
+    """How the table is written: cards with suit symbols (♠♥♦♣) or letters (S H D C), red
+    suits in red, and the words in ``tr``'s language (English if none is given)."""
 
-    def __init__(self, symbols: bool) -> None:
+    def __init__(self, symbols: bool, tr: Translator | None = None) -> None:
         self.symbols = symbols
+        self.tr = tr or Translator()
 
     def plain(self, card: Card) -> str:
         return card_text(card, self.symbols)
@@ -86,24 +74,6 @@ class CardStyle:
         return message.translate(str.maketrans("♠♥♦♣×", "SHDCx"))
 
 
-def seat_names(human: int | None, lang: str | None = None) -> tuple[str, str, str]:
-    """Display names by seat: you, then the players on your left and right (clockwise:
-    the seat after yours plays after you, so sits on your left), in ``lang`` (default: the
-    current language)."""
-    if human is None:
-        return ("North", "East", "West")
-    names = ["", "", ""]
-    names[human] = t("seat.you", lang)
-    names[(human + 1) % 3] = t("seat.left", lang)
-    names[(human + 2) % 3] = t("seat.right", lang)
-    return (names[0], names[1], names[2])
-
-
-def hand_order(hand: CardSet) -> list[Card]:
-    """The hand in display order (the order of the numbers): suits ♠ ♥ ♦ ♣, high to low."""
-    return hand.descending()
-
-
 def render_hand(
     hand: CardSet, legal: CardSet | None, style: CardStyle, numbered: bool = True
 ) -> Text:
@@ -114,7 +84,7 @@ def render_hand(
     number = 0
     first = True
     for suit in Suit:
-        cards = [c for c in hand_order(hand) if c.suit is suit]
+        cards = [c for c in hand.descending() if c.suit is suit]
         if not cards:
             continue
         if not first:
@@ -131,21 +101,6 @@ def render_hand(
     return text
 
 
-def tricks_text(taken: int, role: Role, game: Contract | None, lang: str | None = None) -> str:
-    """Tricks taken against the obligation, ``2/5``, or in no-tricks the limit: ``2, at
-    most 3`` (in ``lang``, default: the current language)."""
-    if game is Contract.NO_TRICKS:
-        return t("table.tricks_at_most", lang, taken=taken, limit=role.limit)
-    return f"{taken}/{role.obligation}"
-
-
-def games_left(view: SeatView, seat: int) -> frozenset[Contract]:
-    """The games ``seat`` has left as the table shows them: the game being played is used
-    up already, though the engine counts it only at the end of the deal."""
-    playing = {view.game} if view.game is not None and seat == view.chooser else set()
-    return view.available[seat] - playing
-
-
 def _table(show_header: bool = True) -> Table:
     """A table without borders, two spaces after each column."""
     return Table(box=None, show_header=show_header, padding=(0, 2, 0, 0))
@@ -158,30 +113,32 @@ def _titled(title: str, table: Table) -> Group:
 
 
 def _games_short(games: frozenset[Contract], style: CardStyle) -> str:
+    tr = style.tr
     if not games:
-        return t("table.none_left")
-    return " ".join(game_short(g, style.symbols) for g in sorted(games))
+        return tr("table.none_left")
+    return " ".join(tr.game_short(g, style.symbols) for g in sorted(games))
 
 
 def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Table:
     """One row per player, you first then clockwise, under a header: name, role, tricks,
     total, games left."""
+    tr = style.tr
     table = _table()
-    table.add_column(t("col.player"))
-    table.add_column(t("col.role"))
-    table.add_column(t("col.tricks"), justify="right")
-    table.add_column(t("col.total"), justify="right")
-    table.add_column(t("table.games_left"))
+    table.add_column(tr("col.player"))
+    table.add_column(tr("col.role"))
+    table.add_column(tr("col.tricks"), justify="right")
+    table.add_column(tr("col.total"), justify="right")
+    table.add_column(tr("table.games_left"))
     for k in range(3):
         seat = (view.seat + k) % 3
         role = view.role_of(seat)
         name = Text(names[seat], style="bold" if seat == view.seat else "")
         table.add_row(
             name,
-            role_name(role),
-            tricks_text(view.taken[seat], role, view.game),
+            tr.role(role),
+            tr.tricks(view.taken[seat], role, view.game),
             f"{view.totals[seat]:+d}",
-            _games_short(games_left(view, seat), style),
+            _games_short(view.games_left(seat), style),
         )
     return table
 
@@ -210,9 +167,10 @@ def render_finished_trick(
     """The sentence ``key`` (``ev.trick``, or ``last.trick`` for the command ``last``) about
     a finished trick, ``Trick 3: Ben 7♥  Tom 2♥  You A♥  won by you.``: its second-person
     form (the key ``..._you``) when ``you``, the human's seat, took the trick."""
+    tr = style.tr
     if trick.winner == you:
         key += "_you"
-    sentence = t(key, number=number, cards="\0", winner=names[trick.winner])
+    sentence = tr(key, number=number, cards="\0", winner=names[trick.winner])
     head, _, tail = sentence.partition("\0")
     cards = render_trick(trick.cards, trick.leader, names, style)
     return Text(head).append_text(cards).append(tail)
@@ -220,33 +178,34 @@ def render_finished_trick(
 
 def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> RenderableType:
     """The whole table as the human (``view.seat``) sees it, options highlighted."""
+    tr = style.tr
     parts: list[RenderableType] = []
-    head = Text(t("table.deal", number=view.deal_number, total=view.rules.length), style="bold")
+    head = Text(tr("table.deal", number=view.deal_number, total=view.rules.length), style="bold")
     head.append("  ·  ")
     if view.game is None:
-        head.append(t("table.no_game"))
+        head.append(tr("table.no_game"))
     else:
-        head.append(t("table.game", game=game_name(view.game)), style="bold")
+        head.append(tr("table.game", game=tr.game(view.game)), style="bold")
         if view.game.trump is not None:
             head.append(" (")
             head.append_text(style.suit(view.game.trump))
-            head.append(f" {t('table.trump')})")
+            head.append(f" {tr('table.trump')})")
     parts.append(head)
     parts.append(render_players(view, names, style))
     if view.talon is not None and view.kind is DecisionKind.DISCARD:
         parts.append(
-            Text(t("table.talon", cards="")).append_text(style.cards(view.talon.descending()))
+            Text(tr("table.talon", cards="")).append_text(style.cards(view.talon.descending()))
         )
     if view.leader is not None:
         if view.trick:
             parts.append(
-                Text(t("table.on_table") + " ").append_text(
+                Text(tr("table.on_table") + " ").append_text(
                     render_trick(view.trick, view.leader, names, style)
                 )
             )
         else:  # the trick is the seat's own to lead
-            parts.append(Text(t("table.you_lead")))
-    title = t("table.first_six") if view.game is None else t("table.your_hand")
+            parts.append(Text(tr("table.you_lead")))
+    title = tr("table.first_six") if view.game is None else tr("table.your_hand")
     parts.append(Text(title, style="bold"))
     legal = view.options if view.kind is not None and view.options else None
     # The game is answered by its name or its number in the list of games, not by a card.
@@ -255,7 +214,7 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
     return Group(*parts)
 
 
-def render_games(view: SeatView) -> Table:
+def render_games(view: SeatView, tr: Translator) -> Table:
     """The six games numbered 1-6; games this seat has used are marked and dimmed."""
     table = _table(show_header=False)
     table.add_column(justify="right")
@@ -265,66 +224,37 @@ def render_games(view: SeatView) -> Table:
         ok = game in available
         table.add_row(
             f"[{game.value + 1}]" if ok else f"({game.value + 1})",
-            Text(game_name(game), style="bold" if ok else "dim")
+            Text(tr.game(game), style="bold" if ok else "dim")
             if ok
-            else Text(f"{game_name(game)} ({t('table.used')})", style="dim strike"),
+            else Text(f"{tr.game(game)} ({tr('table.used')})", style="dim strike"),
         )
     return table
 
 
-_ADVICE_TITLES = {
-    DecisionKind.PLAY: "hint.title",
-    DecisionKind.CHOOSE: "hint.title_choose",
-    DecisionKind.DISCARD: "hint.title_discard",
-    DecisionKind.GIVE: "hint.title_give",
-}
-
-
 def _answer(answer: Answer, style: CardStyle) -> Text:
+    tr = style.tr
     if isinstance(answer, Card):
         return style.card(answer, "bold")
     if isinstance(answer, Contract):
-        return Text(game_name(answer), style="bold")
+        return Text(tr.game(answer), style="bold")
     if isinstance(answer, CardSet):
-        cards = style.cards(hand_order(answer))
+        cards = style.cards(answer.descending())
         cards.stylize("bold")
         return cards
-    return Text(t("hint.stop"), style="bold")
-
-
-def advice_title(advice: Advice[Answer], lang: str | None = None) -> str:
-    """The first line of a hint: what it shows, or (an option only, or nothing valued) the
-    sentence that goes before the one choice."""
-    if advice.basis is Basis.FORCED:
-        return t("hint.forced", lang)
-    if advice.basis is Basis.RULE_OF_THUMB:
-        why = "hint.why_return" if advice.kind is DecisionKind.RETURN else "hint.why_unsolved"
-        return t("hint.rule_of_thumb", lang, reason=t(why, lang))
-    return t(_ADVICE_TITLES[advice.kind], lang)
-
-
-def advice_note(advice: Advice[Answer], lang: str | None = None) -> str:
-    """What a valued hint's scores rest on (layouts solved, estimates, rollouts); empty
-    when nothing was valued."""
-    if advice.basis is Basis.ROLLOUTS:
-        return t("hint.rollouts", lang, layouts=advice.layouts)
-    if advice.basis is not Basis.SOLVED:
-        return ""
-    if advice.exact:
-        return t("hint.layouts", lang, layouts=advice.layouts)
-    return t("hint.estimate", lang, solved=advice.solved, bounded=advice.bounded)
+    return Text(tr("hint.stop"), style="bold")
 
 
 def render_advice(advice: Advice[Answer], style: CardStyle) -> RenderableType:
     """A hint: the options best first with their expected deal scores and what the scores
     rest on, or the rule of thumb's choice and why nothing was valued."""
+    tr = style.tr
     if advice.basis in (Basis.FORCED, Basis.RULE_OF_THUMB):
-        head = style.text(advice_title(advice))
+        head = style.text(tr.advice_title(advice))
         return Text(head + " ").append_text(_answer(advice.best, style))
-    parts: list[RenderableType] = [Text(style.text(advice_title(advice)), style="bold")]
+    parts: list[RenderableType] = [Text(style.text(tr.advice_title(advice)), style="bold")]
     if advice.kind is DecisionKind.GIVE:
-        parts.append(Text(t("hint.give_note"), style="dim"))
-    parts.append(Text(advice_note(advice), style="dim"))
+        parts.append(Text(tr("hint.give_note"), style="dim"))
+    parts.append(Text(tr.advice_note(advice), style="dim"))
     best = advice.options[0][1]
     assert best is not None  # solved or rolled out: every option has a score
     arrow = "←" if style.symbols else "<-"
@@ -333,20 +263,22 @@ def render_advice(advice: Advice[Answer], style: CardStyle) -> RenderableType:
     table.add_column(justify="right")
     table.add_column()
     for answer, score in advice.options:
-        mark = Text(f"{arrow} {t('hint.best')}", style="green") if score == best else ""
+        mark = Text(f"{arrow} {tr('hint.best')}", style="green") if score == best else ""
         table.add_row(_answer(answer, style), f"{score:+.2f}", mark)
     parts.append(table)
     return Group(*parts)
 
 
-def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> RenderableType:
+def render_scores(
+    results: Sequence[DealResult], names: Sequence[str], tr: Translator
+) -> RenderableType:
     """The match score table: one row per finished deal, then the totals."""
     if not results:
-        return Text(t("score.none"))
+        return Text(tr("score.none"))
     table = _table()
-    table.add_column(t("score.deal"), justify="right")
-    table.add_column(t("score.chooser"))
-    table.add_column(t("score.game"))
+    table.add_column(tr("score.deal"), justify="right")
+    table.add_column(tr("score.chooser"))
+    table.add_column(tr("score.game"))
     for name in names:
         table.add_column(name, justify="right")
     totals = [0, 0, 0]
@@ -354,25 +286,25 @@ def render_scores(results: Sequence[DealResult], names: Sequence[str]) -> Render
         for s in range(3):
             totals[s] += r.scores[s]
         table.add_row(
-            str(r.number), names[r.chooser], game_name(r.game), *(f"{v:+d}" for v in r.scores)
+            str(r.number), names[r.chooser], tr.game(r.game), *(f"{v:+d}" for v in r.scores)
         )
     table.add_row(
         "",
         "",
-        Text(t("score.total"), style="bold"),
+        Text(tr("score.total"), style="bold"),
         *(Text(f"{v:+d}", style="bold") for v in totals),
     )
-    return _titled(t("score.title"), table)
+    return _titled(tr("score.title"), table)
 
 
 def render_summary(
-    result: DealResult, totals: Sequence[int], names: Sequence[str]
+    result: DealResult, totals: Sequence[int], names: Sequence[str], tr: Translator
 ) -> RenderableType:
     """After a deal: each player's role, tricks, score and new total."""
-    title = t(
+    title = tr(
         "summary.title",
         number=result.number,
-        game=game_name(result.game),
+        game=tr.game(result.game),
         name=names[result.chooser],
     )
     table = _table()
@@ -384,13 +316,13 @@ def render_summary(
         ("col.total", "right"),
     )
     for key, justify in columns:
-        table.add_column(t(key), justify=justify)
+        table.add_column(tr(key), justify=justify)
     for seat in range(3):
         role = result.role_of(seat)
         table.add_row(
             names[seat],
-            role_name(role),
-            tricks_text(result.taken[seat], role, result.game),
+            tr.role(role),
+            tr.tricks(result.taken[seat], role, result.game),
             f"{result.scores[seat]:+d}",
             f"{totals[seat]:+d}",
         )
@@ -403,13 +335,14 @@ def render_review(
     """Each player's score before their card in each analysed trick, with what the card
     cost where it cost something; what each player's cards cost in all; and your costly
     cards with the better ones. Tricks in a row where nothing changed share a line."""
+    tr = style.tr
     if analysis.first_trick > 16:
-        return Text(t("analysis.none"))
-    parts: list[RenderableType] = [Text(t("analysis.title"), style="bold")]
+        return Text(tr("analysis.none"))
+    parts: list[RenderableType] = [Text(tr("analysis.title"), style="bold")]
     if not analysis.complete:
-        parts.append(Text(t("analysis.partial", number=analysis.first_trick)))
+        parts.append(Text(tr("analysis.partial", number=analysis.first_trick)))
     table = Table(box=None, padding=(0, 2, 0, 0))
-    table.add_column(t("analysis.trick"), justify="right")
+    table.add_column(tr("analysis.trick"), justify="right")
     for name in names:
         table.add_column(name, justify="right")
     if analysis.cut is not None:  # the trick the deadline fell in: what was proven
@@ -446,17 +379,17 @@ def render_review(
     parts.append(table)
     lost = ", ".join(f"{names[s]} {v}" for s, v in enumerate(analysis.lost()))
     if analysis.complete:
-        parts.append(Text(t("analysis.lost", list=lost)))
+        parts.append(Text(tr("analysis.lost", list=lost)))
     else:
-        parts.append(Text(t("analysis.lost_part", first=analysis.first_trick, list=lost)))
+        parts.append(Text(tr("analysis.lost_part", first=analysis.first_trick, list=lost)))
     if human is not None:
         mistakes = [r for r in analysis.mistakes() if r.seat == human]
         if not mistakes:
-            parts.append(Text(t("analysis.all_best")))
+            parts.append(Text(tr("analysis.all_best")))
         for r in mistakes:
             parts.append(
                 Text(
-                    t(
+                    tr(
                         "analysis.alt",
                         number=r.trick,
                         card=style.plain(r.card),
@@ -470,7 +403,7 @@ def render_review(
 
 
 def render_standings(
-    totals: Sequence[int], places: Sequence[int], names: Sequence[str]
+    totals: Sequence[int], places: Sequence[int], names: Sequence[str], tr: Translator
 ) -> RenderableType:
     table = _table(show_header=False)
     table.add_column(justify="right")
@@ -478,17 +411,17 @@ def render_standings(
     table.add_column(justify="right")
     for seat in sorted(range(3), key=lambda s: (places[s], s)):
         table.add_row(f"{places[seat]}.", names[seat], f"{totals[seat]:+d}")
-    return _titled(t("match.final"), table)
+    return _titled(tr("match.final"), table)
 
 
-def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableType:
+def render_history(entries: Sequence[MatchEntry], tr: Translator, size: int = 10) -> RenderableType:
     """The statistics and the leaderboard of ``entries`` in the current language."""
     if not entries:
-        return Text(t("stats.none"))
+        return Text(tr("stats.none"))
     summary = summarize_history(entries)
     parts: list[RenderableType] = []
     table = _table()
-    table.add_column(t("stats.level"))
+    table.add_column(tr("stats.level"))
     for key in (
         "stats.played",
         "stats.won",
@@ -496,10 +429,10 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
         "stats.avg_total",
         "stats.best_total",
     ):
-        table.add_column(t(key), justify="right")
+        table.add_column(tr(key), justify="right")
     for lv in summary.by_level:
         table.add_row(
-            t(f"level.{lv.level}") if f"level.{lv.level}" in MESSAGES["en"] else lv.level,
+            tr(f"level.{lv.level}") if f"level.{lv.level}" in MESSAGES["en"] else lv.level,
             str(lv.played),
             str(lv.won),
             f"{lv.won / lv.played:.0%}",
@@ -514,36 +447,36 @@ def render_history(entries: Sequence[MatchEntry], size: int = 10) -> RenderableT
         f"{summary.average_total:+.2f}",
         f"{summary.best_total:+d}" if summary.best_total is not None else "-",
     )
-    parts.append(_titled(t("stats.title"), table))
+    parts.append(_titled(tr("stats.title"), table))
     if summary.games:
         games = _table()
-        games.add_column(t("score.game"))
-        games.add_column(t("stats.chosen"), justify="right")
-        games.add_column(t("stats.made"), justify="right")
+        games.add_column(tr("score.game"))
+        games.add_column(tr("stats.chosen"), justify="right")
+        games.add_column(tr("stats.made"), justify="right")
         for game in Contract:
             if game.label in summary.games:
                 chosen, made = summary.games[game.label]
-                games.add_row(game_name(game), str(chosen), str(made))
+                games.add_row(tr.game(game), str(chosen), str(made))
         parts.append(Text(""))
-        parts.append(_titled(t("stats.chooser_games"), games))
+        parts.append(_titled(tr("stats.chooser_games"), games))
     parts.append(Text(""))
     board = leaderboard(entries, size)
     if not board:
-        parts.append(Text(t("stats.no_wins")))
+        parts.append(Text(tr("stats.no_wins")))
     else:
         top = _table()
-        top.add_column(t("stats.rank"), justify="right")
-        top.add_column(t("stats.result"), justify="right")
-        top.add_column(t("stats.date"))
-        top.add_column(t("stats.level"))
-        top.add_column(t("stats.deals"), justify="right")
+        top.add_column(tr("stats.rank"), justify="right")
+        top.add_column(tr("stats.result"), justify="right")
+        top.add_column(tr("stats.date"))
+        top.add_column(tr("stats.level"))
+        top.add_column(tr("stats.deals"), justify="right")
         for rank, entry in enumerate(board, 1):
             top.add_row(
                 f"{rank}.",
                 str(entry.result),
                 entry.finished[:16].replace("T", " "),
-                t(f"level.{entry.level}"),
+                tr(f"level.{entry.level}"),
                 str(entry.deals),
             )
-        parts.append(_titled(t("stats.leaderboard"), top))
+        parts.append(_titled(tr("stats.leaderboard"), top))
     return Group(*parts)

@@ -1,0 +1,70 @@
+"""A table's computer seats: ts358's own players and bots, repeatable from the match seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ts358.analysis.solve import default_threads
+from ts358.bots.seat import DEFAULT_SECONDS, BotPlayer, Fault
+from ts358.bots.spec import make_seat
+from ts358.deal import Answer
+from ts358.match import player_seed
+from ts358.players import Player
+from ts358.view import SeatView
+
+__all__ = ["ENGINE_NAMES", "HUMAN_SEAT", "ComputerSeat"]
+
+HUMAN_SEAT = 0
+"""The seat of the person who starts a match (at the terminal, or the browser's host)."""
+ENGINE_NAMES = ("You", "Left", "Right")
+"""The names of the seats in a match's record and save, seen from :data:`HUMAN_SEAT`."""
+
+
+class ComputerSeat:
+    """A computer player whose random choices depend only on its seed (the match seed's and
+    its seat's, :func:`~ts358.match.player_seed`) and how many decisions the match has seen:
+    a resumed match goes on exactly as the uninterrupted one would have, at the terminal
+    and in the browser alike. Its generator is reseeded from its own seed, never the
+    match's, which the generator's state would give away. A hard player thinks on every
+    usable core (its decisions depend on their number too).
+
+    Args:
+        level: a level (``hard``), a bot (``cmd:python3 mybot.py``, docs/bots.md) or a
+            player made already (a remote bot's seat).
+        seed: the match seed.
+        seat: the seat it plays.
+        bot_seconds: a bot's time control, seconds for each decision.
+    """
+
+    def __init__(
+        self,
+        level: str | Player,
+        seed: int,
+        seat: int,
+        bot_seconds: float = DEFAULT_SECONDS,
+    ) -> None:
+        self.seed = player_seed(seed, seat)
+        self.seat = seat
+        self.player = (
+            level
+            if isinstance(level, Player)
+            else make_seat(level, self.seed, threads=default_threads(), seconds=bot_seconds)
+        )
+        self._told = 0  # the bot's faults said so far
+
+    def new_faults(self) -> list[Fault]:
+        """A bot's faults since this was last asked (none for ts358's own players)."""
+        faults = self.player.faults if isinstance(self.player, BotPlayer) else []
+        fresh, self._told = faults[self._told :], len(faults)
+        return fresh
+
+    def faults(self) -> list[dict[str, Any]]:
+        """Every fault of the seat's bot, as the match record keeps them."""
+        if not isinstance(self.player, BotPlayer):
+            return []
+        return [{"seat": self.seat, **f.to_json()} for f in self.player.faults]
+
+    def decide(self, view: SeatView, step: int) -> Answer:
+        """The player's answer to ``view``, the ``step``-th decision of the match."""
+        self.player.reseed(f"{self.seed}:{step}")
+        return self.player.decide(view)

@@ -22,6 +22,7 @@ from rich.console import Console
 from cli_runner import run_cli
 from ts358.batch.arena import make_board, play_board, run_arena
 from ts358.bots import BotPlayer, BotProcess, serve_bot, view_from_json, view_to_json
+from ts358.bots.keeper import BotKeeper
 from ts358.bots.protocol import BotProtocolError, decide_message, parse_message, read_decision
 from ts358.bots.spec import BotSpec, parse_seat
 from ts358.cards import Card, CardSet
@@ -315,6 +316,44 @@ def test_an_arena_records_the_faults_and_names_the_bot():
     assert doc["faults"] and {f["kind"] for f in doc["faults"]} == {"illegal"}
     assert all(f["player"] == bad for f in doc["faults"])
     assert doc["deals"] == 2 * 3
+
+
+@pytest.mark.parametrize(
+    "configs, processes", [(("bot", "medium", "medium"), 1), (("bot", "bot", "medium"), 2)]
+)
+def test_the_arena_starts_a_bot_once_per_seat_it_takes_not_once_per_board(
+    configs, processes, started
+):
+    command = f"cmd:{sys.executable} {EXAMPLE_PY}"
+    keeper = BotKeeper(seconds=5)
+    named = tuple(command if c == "bot" else c for c in configs)
+    try:
+        kept = [play_board(make_board(5, b), named, 5, keeper.make, keeper.done) for b in range(3)]
+    finally:
+        keeper.close()
+    assert len(started) == processes == keeper.started
+    time.sleep(0.2)
+    assert not [p.pid for p in started if alive(p.pid)]
+    # The same decisions as a new process for every board: each board starts with a hello.
+    fresh = [play_board(make_board(5, b), named, 5) for b in range(3)]
+    assert [o.scores for o in kept] == [o.scores for o in fresh]
+    assert all(not o.faults for o in kept + fresh)
+
+
+def test_a_bot_that_failed_is_started_again_for_the_next_board(started):
+    keeper = BotKeeper(seconds=0.5)
+    bot = f"cmd:{sys.executable} {FAULTY} die 3"
+    try:
+        outcomes = [
+            play_board(make_board(7, b), (bot, "medium", "medium"), 7, keeper.make, keeper.done)
+            for b in range(2)
+        ]
+    finally:
+        keeper.close()
+    assert [len(o.faults) for o in outcomes] == [3, 3]  # one a seating, each a new process
+    assert len(started) == 6
+    time.sleep(0.2)
+    assert not [p.pid for p in started if alive(p.pid)]
 
 
 # ---------------------------------------------------------------------- ts358's players as bots

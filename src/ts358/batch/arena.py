@@ -33,7 +33,6 @@ Scores and wins are reproducible from the seed; decision times of course are not
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import itertools
 import math
@@ -43,8 +42,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts358.batch.pool import chunk_ranges, run_chunks, task_slots
+from ts358.bots.keeper import BotKeeper
+from ts358.bots.process import Transport
 from ts358.bots.seat import DEFAULT_SECONDS, BotPlayer
-from ts358.bots.spec import BotSpec, make_seat, parse_seat
+from ts358.bots.spec import BotSpec, RemoteSpec, make_seat, parse_seat
 from ts358.deal import Deal, DealResult, DealSetup, IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, PlayerSpec
@@ -59,6 +60,7 @@ __all__ = [
     "TimeHistogram",
     "make_board",
     "play_board",
+    "play_chunk",
     "run_arena",
     "seat_permutations",
     "summarize_arena",
@@ -207,10 +209,12 @@ def play_board(
     configs: Sequence[str],
     seed: int,
     factory: Callable[[str, int], Player] = make_seat,
+    done: Callable[[Player], None] | None = None,
 ) -> BoardOutcome:
     """Play ``board`` once per seat permutation of ``configs``; players from
     ``factory(config, player_seed)`` (default: :func:`ts358.bots.spec.make_seat`, a computer
-    player or a bot), closed after each deal."""
+    player or a bot), given to ``done`` after each deal (default: closed; a
+    :class:`~ts358.bots.keeper.BotKeeper` keeps a bot's process for the next)."""
     scores = []
     games = []
     faults: list[dict[str, Any]] = []
@@ -226,7 +230,10 @@ def play_board(
             result = _play(board, perm, players, times, clock)
         finally:
             for player in players:
-                player.close()
+                if done is not None:
+                    done(player)
+                else:
+                    player.close()
         scores.append(result.scores)
         games.append(result.game.label)
         for s, player in enumerate(players):
@@ -285,14 +292,19 @@ class ArenaChunk:
 
 
 def run_chunk(chunk: ArenaChunk) -> list[BoardOutcome]:
-    """One task (module level, so workers can unpickle it): its boards made and played."""
+    """One task (module level, so workers can unpickle it): its boards made and played, each
+    bot's process kept from board to board."""
+    keeper = BotKeeper(chunk.bot_seconds)
+    try:
+        return play_chunk(chunk, keeper)
+    finally:
+        keeper.close()
+
+
+def play_chunk(chunk: ArenaChunk, keeper: BotKeeper) -> list[BoardOutcome]:
+    """The boards of ``chunk``, each seat's player made by ``keeper``."""
     return [
-        play_board(
-            make_board(chunk.seed, b),
-            chunk.configs,
-            chunk.seed,
-            functools.partial(make_seat, seconds=chunk.bot_seconds),
-        )
+        play_board(make_board(chunk.seed, b), chunk.configs, chunk.seed, keeper.make, keeper.done)
         for b in range(chunk.start, chunk.stop)
     ]
 
@@ -403,11 +415,14 @@ def run_arena(
     on_boards: Callable[[int], None] | None = None,
     chunk_cap: int = 8,
     bot_seconds: float = DEFAULT_SECONDS,
+    remote: Sequence[Transport] = (),
 ) -> dict[str, Any]:
     """Play ``boards`` boards in every seat permutation and return the results document
     (:func:`summarize_arena` plus the run's parameters). ``on_boards(n)`` is called as chunks of
     ``n`` boards finish (progress). ``bot_seconds``: the time control of the bots
-    (``cmd:`` players), seconds per decision."""
+    (``cmd:`` players), seconds per decision. ``remote``: the connections of the ``remote``
+    seats' bots (:class:`~ts358.bots.listen.BotListener`), one per ``remote`` in
+    ``configs``; with them the boards are played in this process, one after another."""
 
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
@@ -418,7 +433,13 @@ def run_arena(
         raise ArenaError(str(exc)) from None
     names = triple(map(str, parsed))
     specs = dict(zip(names, parsed))
-    slots = task_slots(workers, scheduler)
+    wanted = sum(isinstance(s, RemoteSpec) for s in parsed)
+    if wanted != len(remote):
+        raise ArenaError(
+            f"{wanted} remote {'seat' if wanted == 1 else 'seats'} and "
+            f"{len(remote)} remote bots' connections"
+        )
+    slots = 1 if remote else task_slots(workers, scheduler)
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)
     chunks = [ArenaChunk(seed, names, r.start, r.stop, bot_seconds) for r in ranges]
 
@@ -427,7 +448,17 @@ def run_arena(
             on_boards(len(result))
 
     start = time.perf_counter()
-    results = run_chunks(run_chunk, chunks, workers=workers, scheduler=scheduler, on_done=done)
+    if remote:  # the connections are in this process: the boards are played here
+        keeper = BotKeeper(bot_seconds, remote)
+        try:
+            results = []
+            for index, chunk in enumerate(chunks):
+                results.append(play_chunk(chunk, keeper))
+                done(index, results[-1])
+        finally:
+            keeper.close()
+    else:
+        results = run_chunks(run_chunk, chunks, workers=workers, scheduler=scheduler, on_done=done)
     seconds = time.perf_counter() - start
     outcomes = [o for chunk in results for o in chunk]
     document = {
@@ -439,7 +470,11 @@ def run_arena(
             if isinstance(spec, PlayerSpec) and spec.level in ("hard", "expert")
         },
         "seed": seed,
-        **({"bot_seconds": bot_seconds} if any(isinstance(s, BotSpec) for s in parsed) else {}),
+        **(
+            {"bot_seconds": bot_seconds}
+            if any(isinstance(s, (BotSpec, RemoteSpec)) for s in parsed)
+            else {}
+        ),
         "board_context": BOARD_CONTEXT,
         "won_means": "highest score of the deal, ties shared; 1/3 is par",
         **summarize_arena(names, outcomes),

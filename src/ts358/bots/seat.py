@@ -148,6 +148,14 @@ class BotPlayer(Player):
         except BotFault as fault:
             self._fault(match.number, self._decisions, fault)
 
+    def detach(self) -> Transport | None:
+        """Give up the bot's process (or connection) without closing it, for its next match,
+        which starts with a new hello (:class:`~ts358.bots.keeper.BotKeeper`); None if the
+        bot never started or its seat was handed over. This seat is then done."""
+        process, self._process = self._process, None
+        self._handed_over = True
+        return process
+
     def close(self) -> None:
         """Say goodbye to the bot and reap it (again: nothing)."""
         process, self._process = self._process, None

@@ -1,6 +1,7 @@
 """Who takes a seat, in one short text: a computer player of this package
-(:class:`~ts358.players.PlayerSpec`: ``hard``, ``hard:layouts=48``) or a bot's command after
-``cmd:`` (``cmd:python mybot.py``), as the arena's ``--players`` takes them.
+(:class:`~ts358.players.PlayerSpec`: ``hard``, ``hard:layouts=48``), a bot's command after
+``cmd:`` (``cmd:python mybot.py``), or ``remote``, a bot on another computer that connects
+over a WebSocket (docs/bots.md#remote-bots), as the arena's ``--players`` takes them.
 
 >>> str(parse_seat("cmd: python  mybot.py --fast"))
 'cmd:python mybot.py --fast'
@@ -19,9 +20,10 @@ from ts358.bots.seat import DEFAULT_SECONDS, BotPlayer
 from ts358.players import PlayerSpec, make_player
 from ts358.players.base import Player
 
-__all__ = ["BOT_PREFIX", "BotSpec", "make_seat", "parse_seat"]
+__all__ = ["BOT_PREFIX", "REMOTE", "BotSpec", "RemoteSpec", "make_seat", "parse_seat"]
 
 BOT_PREFIX = "cmd:"
+REMOTE = "remote"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,9 +40,21 @@ class BotSpec:
         return BotPlayer(self.words, seconds=seconds, seed=seed)
 
 
-def parse_seat(text: str) -> PlayerSpec | BotSpec:
+@dataclasses.dataclass(frozen=True)
+class RemoteSpec:
+    """A bot on another computer, which connects to take the seat: its player is made where
+    the connection is served (the arena's :class:`~ts358.bots.keeper.BotKeeper`, a
+    server's table)."""
+
+    def __str__(self) -> str:
+        return REMOTE
+
+
+def parse_seat(text: str) -> PlayerSpec | BotSpec | RemoteSpec:
     """The seat ``text`` names; ValueError, quoting it, if it names none."""
     stripped = text.strip()
+    if stripped.lower() == REMOTE:
+        return RemoteSpec()
     if stripped[: len(BOT_PREFIX)].lower() != BOT_PREFIX:
         return PlayerSpec.parse(stripped)
     try:
@@ -61,8 +75,12 @@ def make_seat(
 ) -> Player:
     """The player of the seat ``text`` names (:func:`parse_seat`): a bot's seat with
     ``seconds`` for each decision, or :func:`~ts358.players.make_player`'s (on ``threads``
-    threads)."""
+    threads); ValueError for ``remote``, which only a table serving its connection seats."""
     spec = parse_seat(text)
+    if isinstance(spec, RemoteSpec):
+        raise ValueError(
+            "remote: a bot on another computer plays at a ts358 serve table or in the arena"
+        )
     if isinstance(spec, BotSpec):
         return spec.make(seed, seconds=seconds)
     return make_player(spec, seed, threads=threads)

@@ -8,6 +8,7 @@ stderr is a terminal.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from typing import Annotated, Any
@@ -18,14 +19,18 @@ from rich.table import Table
 
 from ts358.batch.arena import ArenaError, run_arena
 from ts358.bots import DEFAULT_SECONDS
+from ts358.bots.listen import BotListener, ListenError
+from ts358.bots.spec import REMOTE
 from ts358.cli.app import CommandError, app, progress, run_batch, signed
 from ts358.cli.options import (
     BotTime,
+    Listen,
     Players,
     Scheduler,
     Seed,
     Workers,
     local_or_cluster,
+    time_limit,
     whole_number,
 )
 
@@ -33,6 +38,7 @@ __all__ = ["arena_command"]
 
 DEFAULT_BOARDS = 100
 DEFAULT_PLAYERS = ("medium", "medium", "medium")
+DEFAULT_BOT_WAIT = 300.0
 
 ARENA_HELP = (
     "Compare computer players on duplicate deals.\n\n"
@@ -95,6 +101,30 @@ def _arena_table(doc: dict[str, Any]) -> Table:
     return table
 
 
+def _listen(address: tuple[str, int], count: int, wait: float) -> BotListener:
+    """The listener of the remote seats, once every bot has connected (each told on stderr
+    how to connect); CommandError if one has not within ``wait`` seconds."""
+    host, port = address
+    try:
+        listener = BotListener(count, host, port)
+    except ListenError as exc:
+        raise CommandError(str(exc)) from None
+    for number, bot in enumerate(listener.bots, 1):
+        typer.echo(
+            f"remote bot {number} of {count}: ts358 bot --level LEVEL --connect "
+            f"{listener.url} --token {bot.token}  (or any bot: docs/bots.md#remote-bots)",
+            err=True,
+        )
+    typer.echo(f"waiting up to {wait:g} s for the remote bots (Ctrl-C stops)", err=True)
+    try:
+        if not listener.wait(wait):
+            raise CommandError(f"not every remote bot connected within {wait:g} s")
+    except BaseException:
+        listener.close()
+        raise
+    return listener
+
+
 @app.command("arena", help=ARENA_HELP)
 def arena_command(
     players: Players = None,
@@ -114,25 +144,46 @@ def arena_command(
         bool, typer.Option("--json", help="Print the results document as JSON.")
     ] = False,
     bot_time: BotTime = None,
+    listen: Listen = None,
+    bot_wait: Annotated[
+        float,
+        typer.Option(
+            "--bot-wait",
+            metavar="SECONDS",
+            parser=time_limit,
+            help="How long to wait for the remote bots to connect before the first board.",
+        ),
+    ] = DEFAULT_BOT_WAIT,
 ) -> None:
     local_or_cluster(workers, scheduler)
     configs = players if players is not None else DEFAULT_PLAYERS
     run_seed = seed if seed is not None else secrets.randbelow(2**32)
-    with progress("arena", deals) as advance:
-        try:
-            doc = run_batch(
-                lambda: run_arena(
-                    configs,
-                    deals,
-                    run_seed,
-                    workers=workers,
-                    scheduler=scheduler,
-                    on_boards=advance,
-                    bot_seconds=bot_time or DEFAULT_SECONDS,
+    remote_seats = sum(c == REMOTE for c in configs)
+    if listen is not None and not remote_seats:
+        raise CommandError("--listen is where remote bots connect: name one in --players")
+    if remote_seats and scheduler is not None:
+        raise CommandError("remote bots play in this process: --scheduler can't be used")
+    with contextlib.ExitStack() as stack:
+        listener = None
+        if remote_seats:
+            listener = _listen(listen or ("127.0.0.1", 0), remote_seats, bot_wait)
+            stack.callback(listener.close)
+        with progress("arena", deals) as advance:
+            try:
+                doc = run_batch(
+                    lambda: run_arena(
+                        configs,
+                        deals,
+                        run_seed,
+                        workers=workers,
+                        scheduler=scheduler,
+                        on_boards=advance,
+                        bot_seconds=bot_time or DEFAULT_SECONDS,
+                        remote=listener.bots if listener is not None else (),
+                    )
                 )
-            )
-        except ArenaError as exc:
-            raise CommandError(str(exc)) from None
+            except ArenaError as exc:
+                raise CommandError(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(doc))
         return

@@ -22,7 +22,7 @@ from typing import Annotated, Optional
 import typer
 
 from ts358._input import InputError, number, quote
-from ts358.bots.spec import parse_seat
+from ts358.bots.spec import RemoteSpec, parse_seat
 from ts358.cards import NotationError
 from ts358.cli.app import CommandError
 from ts358.players import LEVELS
@@ -179,9 +179,14 @@ def opponents(text: str) -> OpponentSeats:
     if len(parts) != 2 or not all(p.strip() for p in parts):
         raise typer.BadParameter(f"two players separated by a comma, not {quote(text)}")
     try:
-        return OpponentSeats(str(parse_seat(p)) for p in parts)
+        seats = [parse_seat(p) for p in parts]
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    if any(isinstance(seat, RemoteSpec) for seat in seats):
+        raise typer.BadParameter(
+            "remote: a bot on another computer plays at a ts358 serve table or in the arena"
+        )
+    return OpponentSeats(str(seat) for seat in seats)
 
 
 def language(text: str) -> str:
@@ -277,7 +282,8 @@ Players = Annotated[
         parser=player_levels,
         help="Three players separated by commas: levels (easy, medium, hard, expert), the hard "
         "ones with optional settings, e.g. hard:layouts=48:nodes=12000000,hard,medium, or a "
-        "bot's command after cmd: (cmd:python mybot.py, docs/bots.md) "
+        "bot's command after cmd: (cmd:python mybot.py, docs/bots.md), or remote, a bot on "
+        "another computer that connects (see --listen) "
         "(default: medium,medium,medium; settings: docs/arena.md).",
     ),
 ]
@@ -290,6 +296,32 @@ Opponents = Annotated[
         help="Who plays the two other seats, in playing order after yours: levels or bots, "
         "e.g. hard,cmd:python3 mybot.py (a bot of the protocol ts358-bot/1, docs/bots.md). "
         "Default: both at --level. Not saved: give it again with --resume.",
+    ),
+]
+
+
+class ListenAddress(tuple[str, int]):
+    """A host and a port to listen on (port 0: any free port)."""
+
+
+def listen_address(text: str) -> ListenAddress:
+    """``HOST:PORT`` (``[::]:8359`` for an IPv6 address; port 0: any free port)."""
+    host, colon, port = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise typer.BadParameter(f"HOST:PORT, e.g. 0.0.0.0:8359, not {quote(text)}")
+    return ListenAddress((host, int(port)))
+
+
+Listen = Annotated[
+    Optional[ListenAddress],  # noqa: UP045
+    typer.Option(
+        "--listen",
+        metavar="HOST:PORT",
+        parser=listen_address,
+        help="Where remote bots connect (the players named remote): a WebSocket at "
+        "ws://HOST:PORT/bot; the arena prints each seat's token and waits for the bots "
+        "(default: 127.0.0.1 and a free port; 0.0.0.0:PORT for other computers).",
     ),
 ]
 BotTime = Annotated[

@@ -488,7 +488,9 @@ class _Search:
             for s in self.solvers:
                 s.stop()
 
-    def _reporter(self, target: Callable[[int], str], taken: int) -> Any:
+    def _reporter(
+        self, target: Callable[[int], str], taken: int
+    ) -> Callable[[int, int, int, int], None] | None:
         progress = self.progress
         if progress is None:
             return None

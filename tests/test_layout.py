@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli_runner import run_cli
+from test_i18n import foreign_cards
 from test_play_interactive import human_script, illegal_card
 from ts358.analysis import review
 from ts358.analysis.hints import HintService
@@ -250,6 +251,10 @@ def test_every_screen_of_a_match_and_the_statistics_at_80_columns(
     check_printed(recorded)
     for key in SHOWN:
         assert flat(literal(MESSAGES[lang][key])) in flat(out), key
+    # Every card on every screen as the language writes it: 10, and D and W in Polish
+    # (the answers echoed after the prompts, typed in the engine's letters, aside).
+    screens = "\n".join(line.split(" > ")[0] for line in out.splitlines())
+    assert not foreign_cards(screens, lang), foreign_cards(screens, lang)
     # Sentences about the human are in the second person ("bierzesz ją", not "bierze Ty").
     for key in THIRD_PERSON:
         found = re.search(about(MESSAGES[lang][key], t("seat.you", lang)), flat(out))

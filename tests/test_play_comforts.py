@@ -60,7 +60,7 @@ def test_the_choice_screen_numbers_the_games_and_not_the_cards():
     lines = out.split("Your first six cards")[1].split("Choose the game")[0].splitlines()
     games_at = next(i for i, line in enumerate(lines) if "spades" in line)
     hand = "\n".join(lines[:games_at])
-    assert all(card.symbol() in hand for card in steps[0][1].hand)
+    assert all(EN.card(card) in hand for card in steps[0][1].hand)
     assert not re.search(r"[\[(]\d+[\])]", hand), hand  # no number the prompt would refuse
     games = [line.split()[0] for line in lines[games_at : games_at + 6]]
     assert games == ["[1]", "[2]", "[3]", "[4]", "[5]", "[6]"]
@@ -79,18 +79,22 @@ def test_a_card_named_twice_in_the_discard_is_named(home):
     twice = f"{low[0]} {low[0]} {low[1]} {low[2]}"
     lines = [*answers(steps[:at]), twice, f"{low[0]} {low[1]}", steps[at][2], "quit"]
     out = play(seed, lines).stdout
-    assert f"{low[0].symbol()} is named twice: discard 4 different cards" in out
+    assert f"{EN.card(low[0])} is named twice: discard 4 different cards" in out
     assert "discard exactly 4 different cards, not 2" in out
     assert "not 4" not in out
     assert steps[at][2] in saved_decisions(home)  # then the right answer was taken
 
 
-def test_examples_of_cards_fit_the_letters_of_ascii():
-    out = play(4, ["zz9", "help", "quit"], "--ascii").stdout
-    assert "(e.g. QH, 10h or a number;" in out and "a card: QH, 10h, th," in out
+def test_examples_of_cards_fit_the_letters_of_ascii_and_of_the_language():
+    out = play(4, ["zz9", "help", "quit"], "--ascii", "--lang", "en").stdout
+    assert "(e.g. QH, 10h or a number;" in out and "a card: QH, 10h, or its number" in out
     assert "QH, QH" not in out
-    out = play(4, ["zz9", "help", "quit"]).stdout
-    assert "(e.g. QH, Q♥, 10h or a number;" in out and "a card: QH, Q♥, 10h, th," in out
+    out = play(4, ["zz9", "help", "quit"], "--lang", "en").stdout
+    assert "(e.g. QH, Q♥, 10h or a number;" in out and "a card: QH, Q♥, 10h, or its" in out
+    pl = play(4, ["zz9", "help", "quit"], "--lang", "pl").stdout
+    assert "(np. DH, D♥, 10h albo numer;" in pl and "karta: DH, D♥, 10h albo jej numer" in pl
+    cs = play(4, ["zz9", "help", "quit"], "--lang", "cs").stdout
+    assert "(např. QH, Q♥, 10h nebo číslo;" in cs
 
 
 def test_one_card_changed_hands_is_said_in_good_english():
@@ -169,7 +173,7 @@ def test_enter_plays_the_only_card_allowed(home):
     rest = [a for _, view, a in steps[at + 1 :] if view.deal_number == 1]
     result = play(seed, [*answers(steps[:at]), "", *rest, "quit"])
     assert result.exit_code == 0, result.stderr
-    assert f"Your card (Enter plays {only.symbol()}, your only legal card;" in result.stdout
+    assert f"Your card (Enter plays {EN.card(only)}, your only legal card;" in result.stdout
     # The deal went on as it would have with the card typed.
     deal = Match(Rules(length=3), seed, NAMES)
     for decision in saved_decisions(home):
@@ -185,8 +189,8 @@ def test_talon_shows_the_talon_and_your_discard_at_any_prompt():
     out = play(seed, lines).stdout
     assert "The talon has not been shown yet in this deal." in out
     deal = expected.results[0]
-    talon = " ".join(c.symbol() for c in CardSet(deal.talon).descending())
-    discard = " ".join(c.symbol() for c in deal.discard.descending())
+    talon = " ".join(EN.card(c) for c in CardSet(deal.talon).descending())
+    discard = " ".join(EN.card(c) for c in deal.discard.descending())
     after = out.split("The talon has not been shown yet")[1]
     assert f"Talon (shown to all): {talon}" in after
     assert f"Your discard: {discard}." in after

@@ -22,6 +22,7 @@ from ts358.players import Advice, Basis, make_player
 from ts358.rules import Rules
 from ts358.table.history import load_entries
 from ts358.table.saves import read_save
+from ts358.table.texts import Translator
 from ts358.view import DecisionKind
 
 
@@ -31,6 +32,9 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("TS358_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
     return tmp_path / "home"
+
+
+EN = Translator("en")  # cards as the English texts write them: 10♥, not T♥
 
 
 def invoke(args, stdin=""):
@@ -96,7 +100,7 @@ def test_whole_match_with_typo_illegal_hint_quit_and_resume(home, monkeypatch):
     assert first.exit_code == 0, first.stderr
     out = first.stdout
     assert "'zz9' is neither a card nor a command" in out
-    assert f"{bad_card.symbol()} is not allowed" in out
+    assert f"{EN.card(bad_card)} is not allowed" in out
     assert len(calls) == 1 and calls[0].kind is DecisionKind.PLAY
     assert "Expected deal score per card" in out
     assert "(estimates: 3 layouts solved, 1 cut short by time" in out
@@ -272,8 +276,8 @@ def test_exchange_as_giver_shows_each_card_that_comes_back():
         for step in deal.exchanges:
             if step.giver == 0 and deal.number <= 2:
                 line = (
-                    f"You gave {step.given.symbol()} to {names[step.receiver]} "
-                    f"and got back {step.returned.symbol()}."
+                    f"You gave {EN.card(step.given)} to {names[step.receiver]} "
+                    f"and got back {EN.card(step.returned)}."
                 )
                 assert line in result.stdout
 
@@ -295,12 +299,12 @@ def test_minus_player_chooses_the_return_for_a_trump():
     )
     assert result.exit_code == 0, result.stderr
     received = steps[at][1].received
-    assert f"You received the trump {received.symbol()}" in result.stdout
+    assert f"You received the trump {EN.card(received)}" in result.stdout
     assert "stop ends the exchange; now you have to answer with a card" in result.stdout
     rule = make_player("medium").decide(steps[at][1])
     assert (
         "Not valued (the strong player does not value returns); the rule of thumb's choice: "
-        f"{rule.symbol()}"
+        f"{EN.card(rule)}"
     ) in " ".join(result.stdout.split())  # as one line: messages wrap between words
     save = read_save(
         next((Path(__import__("os").environ["TS358_HOME"]) / "saves").glob("*.json"))
@@ -322,7 +326,7 @@ def test_hand_marks_legal_cards_without_colour_and_games_left():
     lines = out.getvalue().split("\n")
     assert lines[0].split() == ["S", "(1)AS", "(2)KS"]
     assert lines[1].split() == ["H", "[3]QH", "[4]2H"]
-    assert lines[2].split() == ["C", "(5)TC"]
+    assert lines[2].split() == ["C", "(5)10C"]  # ten is 10 in every text, never T
     # During a deal the chooser's current game no longer counts as left.
     steps, _ = human_script(3)
     view = next(v for k, v, _ in steps if k is DecisionKind.PLAY and v.chooser != 0)
@@ -361,7 +365,7 @@ def test_strong_hint_too_early_gives_the_rule_of_thumbs_card():
     Console(file=out, width=200).print(render_advice(advice, CardStyle(True)))
     assert out.getvalue() == (
         "Not valued (no sampled layout could be solved in time this early in the deal); "
-        f"the rule of thumb's choice: {advice.best.symbol()}\n"
+        f"the rule of thumb's choice: {EN.card(advice.best)}\n"
     )
 
 

@@ -1,7 +1,8 @@
 """``ts358 play`` in a real pseudo-terminal (pexpect): one whole deal typed at the prompts,
 then quit (saved, exit 0); Enter for the only card allowed; Ctrl-C at a prompt (saved, exit
 130); the wait for Enter after a deal (nothing of the next deal before it, the save already
-written, quit, Ctrl-C and SIGTERM there as at any prompt); ``--auto`` never waits."""
+written, quit, Ctrl-C and SIGTERM there as at any prompt, other text refused); ``--auto``
+never waits."""
 
 from __future__ import annotations
 
@@ -162,6 +163,8 @@ def test_after_a_deal_the_terminal_waits_for_enter(tmp_path):
         ("score", "Match score"),
         ("last", r"Last trick \(16\)"),
         ("hint", "there is no decision to advise on between deals"),
+        # Anything else is refused, not taken for Enter: a typo scrolls nothing away.
+        ("nxt", "'nxt' is not a command: Enter starts the next deal"),
     ]:
         child.sendline(command)
         child.expect(answer)

@@ -77,7 +77,9 @@ def new_match(page: Page, url: str, **fields) -> None:
     page.wait_for_selector('[data-action="new-match"]')
     page.fill('input[name="pace"]', "0")
     for name, value in fields.items():
-        if name == "analysis":
+        if name == "name":
+            page.fill('[data-field="name"]', value)
+        elif name == "analysis":
             page.set_checked('input[name="analysis"]', value)
         elif name == "seed":
             page.fill('input[name="seed"]', str(value))
@@ -130,18 +132,27 @@ def act(page: Page) -> str:
     elif now == "exchange":
         trump = page.get_attribute("[data-phase]", "data-trump")
         trumps = page.locator(f'.hand [data-legal="true"][data-card$="{trump}"]')
-        (trumps.first if trumps.count() else legal.last).click()
+        confirm(page, trumps.first if trumps.count() else legal.last)
     elif now == "return":
-        legal.last.click()
+        confirm(page, legal.last)
     elif now == "discard":
         count = legal.count()
         for index in range(count - 4, count):
             legal.nth(index).click()
         page.click('[data-action="discard"]')
     else:
-        legal.first.click()
+        confirm(page, legal.first)
     page.wait_for_function(f"(old) => ({_SIGNATURE})() !== old", arg=before)
     return now
+
+
+def confirm(page: Page, card) -> None:
+    """Play (give, return) ``card``: a click with a mouse; on a touch screen a tap selects
+    it and the play button confirms (docs/web.md: the hooks)."""
+    card.click()
+    button = page.locator('[data-action="play"]')
+    if button.count() and button.is_enabled():
+        button.click()
 
 
 def play(page: Page, until: set[str], shots: Path | None = None, prefix: str = "") -> set[str]:
@@ -264,13 +275,25 @@ def test_a_three_deal_match_with_the_exchange(browser, server, console, shots):
 
 def test_two_people_at_one_table_each_see_only_their_own_cards(browser, server, console, shots):
     host = console.watch(browser.new_context().new_page())
-    new_match(host, server, humans=2, analysis=False, deals=3)
+    new_match(host, server, humans=2, analysis=False, deals=3, name="Ala")
     link = host.locator('[data-link-seat="1"]')
     link.wait_for()
     friend = console.watch(browser.new_context().new_page())
     friend.goto(link.get_attribute("href"))
+    # A friend's link asks the name first.
+    friend.fill('[data-field="name"]', "Bolek")
+    friend.click('[data-action="join"]')
     friend.wait_for_selector("[data-phase]")
     pages = (host, friend)
+    # Every browser shows the same name for the same seat, each seated at its own bottom.
+    for page in pages:
+        page.wait_for_function(
+            "() => document.querySelector('[data-seat=\"1\"] .name')?.textContent === 'Bolek'"
+        )
+        names = [page.inner_text(f'[data-seat="{s}"] .name') for s in range(3)]
+        assert names[0] == "Ala" and names[1] == "Bolek" and names[2] not in ("Ala", "Bolek")
+    assert host.locator('[data-seat="0"].bottom').count() == 1
+    assert friend.locator('[data-seat="1"].bottom').count() == 1
     hand = ".hand [data-card]"
     cards = "els => els.map(e => e.dataset.card)"
     # Beside its own hand a page shows the cards played and the talon, never another card.
@@ -315,3 +338,96 @@ def test_a_phone_sized_screen(browser, server, console, shots):
     page.screenshot(path=str(shots / "phone.png"), full_page=True)
     play(page, {"play"})
     page.screenshot(path=str(shots / "phone-play.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------- every screen size
+
+SIZES = [(360, 640), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
+_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def serious_violations(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds in the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}x)"
+        for v in found
+        if v.get("impact") in ("serious", "critical")
+    ]
+
+
+def in_view(page: Page, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_page_fits_the_screen_and_passes_axe(browser, server, console, width, height):
+    touch = width < 900
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
+    page = console.watch(context.new_page())
+    page.goto(server + "/")
+    page.wait_for_selector('[data-action="new-match"]')
+    assert page.evaluate(_OVERFLOW) <= 0, "the start page scrolls sideways"
+    assert in_view(page, '[data-action="new-match"]')
+    for control in page.locator("button, select, input:not([type=checkbox]), a.button").all():
+        box = control.bounding_box()
+        assert box is not None and box["height"] >= 44, control.evaluate("e => e.outerHTML")
+    assert serious_violations(page) == []
+    new_match(page, server, analysis=False, deals=3, seed=7)
+    page.wait_for_function(_READY)
+    assert page.evaluate(_OVERFLOW) <= 0, "the table scrolls sideways"
+    for card in page.locator(".hand [data-card]").all():
+        box = card.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    if my_turn(page):
+        # What is needed now is on the screen: the status, the decision's controls.
+        assert in_view(page, "[data-status]")
+    assert serious_violations(page) == []
+    rules = page.locator('[data-action="rules"]').first.get_attribute("href")
+    page.goto(server + rules)
+    page.wait_for_selector("[data-rules]")
+    assert page.evaluate(_OVERFLOW) <= 0, "the rules scroll sideways"
+    assert serious_violations(page) == []
+    context.close()
+
+
+def test_a_whole_match_by_tapping_on_a_phone(browser, server, console, shots):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = console.watch(context.new_page())
+    # Seed 7: you give in the exchange of deal 2 (tests/test_web_browser.py above).
+    new_match(page, server, deals=3, seed=7, analysis=False)
+    seen = set()
+    while phase(page) != "finished":
+        page.wait_for_function(_READY)
+        now = phase(page)
+        if now == "finished":
+            break
+        if now == "play" and my_turn(page):
+            # A tap selects, the play button confirms; a second card's tap moves the choice.
+            legal = page.locator('.hand [data-legal="true"]')
+            legal.last.tap()
+            assert page.locator(".hand .picked").count() == 1
+            assert page.locator('[data-action="play"]').is_enabled()
+            assert page.evaluate(_OVERFLOW) <= 0
+        if now not in seen:
+            page.screenshot(path=str(shots / f"phone-{now}.png"))
+        seen.add(act(page))
+    assert {"choose", "exchange", "discard", "play", "summary"} <= seen
+    # The standings, numbered once, and the way back, on the first screen.
+    page.wait_for_selector('[data-panel="standings"]')
+    items = page.locator(".standings li").all_inner_texts()
+    assert len(items) == 3 and not any(text.strip()[:1].isdigit() for text in items)
+    assert in_view(page, '[data-panel="standings"]')
+    home = page.locator('[data-action="home"]').last.bounding_box()
+    assert home is not None and home["y"] + home["height"] <= 844
+    page.screenshot(path=str(shots / "phone-finished.png"))
+    context.close()

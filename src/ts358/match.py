@@ -36,7 +36,16 @@ from ts358.refusal import Reason, Refusal
 from ts358.rules import Contract, Rules
 from ts358.seeds import derived_rng, derived_seed
 
-__all__ = ["DEFAULT_NAMES", "SEEDING", "Match", "MatchSnapshot", "player_seed", "standings"]
+__all__ = [
+    "DEFAULT_NAMES",
+    "MAX_NAME",
+    "SEEDING",
+    "Match",
+    "MatchSnapshot",
+    "check_name",
+    "player_seed",
+    "standings",
+]
 
 DEFAULT_NAMES = ("North", "East", "West")
 
@@ -48,10 +57,11 @@ MAX_NAME = 40
 """The longest player name a match takes."""
 
 
-def _check_name(name: object) -> None:
-    # Names are printed at the table: a control or format character (an escape sequence, a
-    # newline, a bidirectional override) from a crafted save or record would reach the
-    # terminal.
+def check_name(name: object) -> None:
+    """ValueError (one line, quoting it) unless ``name`` is a player's name: 1 to
+    :data:`MAX_NAME` printable characters (names are printed at the table: a control or
+    format character, an escape sequence, a newline, a bidirectional override, from a crafted
+    save, record or browser would reach the terminal)."""
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
         raise ValueError(f"a player's name is 1-{MAX_NAME} characters, not {quote(name)}")
     if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name):
@@ -107,7 +117,7 @@ class Match:
         if len(names) != 3:
             raise ValueError("a match has three players")
         for name in names:
-            _check_name(name)
+            check_name(name)
         if setups is None and seed is None:
             raise ValueError("a match needs a seed or the deals' setups")
         if setups is not None and len(setups) != rules.length:

@@ -78,6 +78,33 @@ class Advice(Generic[A]):
         return 0
 
     @property
+    def tied(self) -> int:
+        """How many options share the best score (0 when nothing was valued)."""
+        best = self.options[0][1]
+        if best is None:
+            return 0
+        return sum(1 for _, score in self.options if score == best)
+
+    @property
+    def told_apart(self) -> bool:
+        """Whether the scores single out the best options: False when several share the
+        best score and no layout was solved exactly. Their scores are then the middles of
+        the same bounds, not equal values: nothing proven puts one above the others (early
+        in a deal, one layout cut short can leave ten cards with the same bounds), and
+        the first of them is first only as the lowest card. True for equal exact values
+        (the 7 and 6 of one suit in one hand) and equal play-outs."""
+        return self.tied == 1 or not (self.basis is Basis.SOLVED and self.solved == 0)
+
+    @property
+    def best_marks(self) -> tuple[bool, ...]:
+        """Which options a hint marks as the best, in the order of :attr:`options`: those
+        with the best score when :attr:`told_apart`, else none (nor when nothing was
+        valued)."""
+        best = self.options[0][1]
+        marked = best is not None and self.told_apart
+        return tuple(marked and score == best for _, score in self.options)
+
+    @property
     def exact(self) -> bool:
         """Whether the scores average exact double-dummy values (of sampled layouts, so still
         an estimate of the real deal); False for bounds, rollouts or no valuation."""

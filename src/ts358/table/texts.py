@@ -8,7 +8,14 @@ languages can share a process. :func:`detect_language` reads the locale (``LC_AL
 
 Game names are the ones players say (pl: pik, kier, karo, trefl, bez atu, bez lew; cs:
 piky, srdce, káry, kříže, bez trumfů, bez štychů); :func:`parse_game` reads a game in any
-of the three languages, with or without diacritics.
+of the three languages, with or without diacritics, and the short names of the table (NT,
+NoTr, BA, BL, BT, BŠ) in any of them.
+
+Cards are written for people as each language writes them (:func:`card_text`,
+:meth:`Translator.card`: ten is 10, the Polish queen and jack D and W) and read back the
+same way (:func:`parse_card`), apart from the engine's one notation of records, saves and
+bots (``TH``, ``QS``); numbers with decimals take the language's sign (:func:`decimal_text`,
+:meth:`Translator.decimal`: ``-1,50`` in Polish and Czech).
 
 How the messages are written, so that they read right in Polish and Czech:
 
@@ -29,8 +36,9 @@ import os
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from ts358._input import quote
 from ts358.bots.seat import Fault
-from ts358.cards import Card, NotationError, Suit
+from ts358.cards import Card, NotationError, Rank, Suit
 from ts358.deal import Answer
 from ts358.players.advice import Advice, Basis
 from ts358.refusal import Reason, Refusal
@@ -40,15 +48,19 @@ from ts358.view import DecisionKind
 __all__ = [
     "LANGUAGES",
     "MESSAGES",
+    "RANK_LETTERS",
     "Translator",
     "can_encode_symbols",
     "card_text",
+    "decimal_text",
     "detect_language",
     "game_name",
     "game_short",
     "games_text",
+    "parse_card",
     "parse_game",
     "plural_form",
+    "rank_text",
     "role_name",
     "suit_text",
     "t",
@@ -98,6 +110,7 @@ _EN: dict[str, str] = {
     "prompt.return": "You received the trump {card}: which card do you return?",
     "prompt.discard": "Discard 4 cards (e.g. {example} or their numbers)",
     "prompt.next_deal": "Enter: deal {number} of {total} (quit: save and stop)",
+    "err.next_deal": "'{text}' is not a command: Enter starts the next deal (help lists the commands)",
     # input errors (the prompt repeats)
     "err.not_card": "'{text}' is neither a card nor a command (e.g. {cards} or a number; help lists the commands)",
     "err.number": "there is no card number {number} (1 to {last})",
@@ -116,7 +129,10 @@ _EN: dict[str, str] = {
     "ev.you_chose": "You chose {game}.",
     "ev.you_gave": "You gave {given} to {name} and got back {returned}.",
     "ev.gave_you": "{name} gave you {given}; you returned {returned}.",
+    "ev.you_gave_none": "You gave no card to {name}.",
+    "ev.gave_you_none": "{name} gave you no card.",
     "ev.others_exchanged": "{count} {count:card|cards} changed hands between {a} and {b}.",
+    "ev.others_none": "{a} gave no card to {b}.",
     "ev.talon": "The talon is shown: {cards}; {name} takes it.",
     "ev.talon_you": "The talon is shown: {cards}; you take it.",
     "ev.trick": "Trick {number}: {cards}  won by {winner}.",
@@ -126,8 +142,8 @@ _EN: dict[str, str] = {
     # commands
     "help.title": "Commands (accepted at every prompt):",
     "help.text": (
-        "  a card: {cards}, th, or its number in your hand\n"
-        "  hint   the expected deal score of each choice you have (strong computer)\n"
+        "  a card: {cards}, or its number in your hand\n"
+        "  hint   the expected deal score of each choice (strong computer player)\n"
         "  last   the last trick\n"
         "  talon  the talon and, if you took it, your discard\n"
         "  score  the match score table\n"
@@ -143,6 +159,7 @@ _EN: dict[str, str] = {
     "hint.between_deals": "there is no decision to advise on between deals",
     "hint.cancelled": "Hint cancelled.",
     "hint.estimate": "(estimates: {solved} {solved:layout|layouts} solved, {bounded} cut short by time and counted by the bounds proven)",
+    "hint.tied": "(estimates: no layout solved, {bounded} cut short by time; the bounds proven do not tell apart the {count} best-scored choices, so none is marked best)",
     "last.none": "No trick has been completed in this deal yet.",
     "last.trick": "Last trick ({number}): {cards}  won by {winner}.",
     "last.trick_you": "Last trick ({number}): {cards}  won by you.",
@@ -212,6 +229,7 @@ _EN: dict[str, str] = {
     "auto.start": "Match of {deals} {deals:deal|deals}, seed {seed}, {rules} rules, {level} players",
     "auto.deal": "Deal {number}: {game}, chooser {chooser} (8), third {third} (5), dealer {dealer} (3)",
     "auto.exchange": "  exchange: {giver} gives {given} to {receiver}, gets {returned}",
+    "auto.exchange_none": "  exchange: {giver} gives no card to {receiver}",
     "auto.talon": "  talon: {talon}; discard: {discard}",
     "auto.trick_won": "won by {winner}",
     "auto.tricks": "  tricks: {list}",
@@ -263,6 +281,25 @@ _EN: dict[str, str] = {
     "web.home": "Start page",
     "web.links": "Links for your friends: each opens one seat; keep them private.",
     "web.link_seat": "Seat of {name}",
+    "web.player": "Player {number}",
+    "web.your_name": "Your name",
+    "web.join": "Take my seat",
+    "web.delete": "Delete",
+    "web.delete_confirm": "Delete this saved match for good?",
+    "web.rules_page": "Rules",
+    "web.analysis_board": "Analysis board",
+    "web.you_mark": "(you)",
+    "web.tricks_label": "tricks",
+    "web.total_label": "score",
+    "web.trick": "The trick",
+    "web.play_card": "Play {card}",
+    "web.tap_card": "Tap a card, then here",
+    "web.close": "Close",
+    "web.you_won": "You won the match.",
+    "web.your_place": "Your place: {place}.",
+    "lang.en": "English",
+    "lang.pl": "Polski",
+    "lang.cs": "Čeština",
     "web.hint": "Hint",
     "web.stop": "Stop",
     "web.discard": "Discard",
@@ -277,7 +314,7 @@ _EN: dict[str, str] = {
     "web.waiting_next": "Waiting for the others to go on.",
     "web.thinking": "Thinking...",
     "web.analysing": "Analysing the deal double dummy...",
-    "web.chart": "Your double-dummy score before your card, trick by trick",
+    "web.chart": "Each player's double-dummy score before their card, trick by trick",
     "web.won_by": "won by {name}",
     "web.talon": "Talon",
     "web.your_discard": "Your discard",
@@ -342,13 +379,14 @@ _PL: dict[str, str] = {
     "prompt.return": "Dostajesz atu {card}: którą kartę oddajesz?",
     "prompt.discard": "Odłóż 4 karty (np. {example} albo ich numery)",
     "err.not_card": "'{text}' to ani karta, ani polecenie (np. {cards} albo numer; help pokazuje polecenia)",
-    "err.number": "żadna karta nie ma numeru {number} (są od 1 do {last})",
+    "err.number": "nie ma karty z numerem {number} (numery od 1 do {last})",
     "prompt.next_deal": "Enter: rozdanie {number} z {total} (quit: zapisz i zakończ)",
+    "err.next_deal": "'{text}' to nie polecenie: Enter rozpoczyna następne rozdanie (help pokazuje polecenia)",
     "err.not_in_hand": "nie masz karty {card}",
     "err.follow": "nie możesz zagrać {card}: musisz dołożyć do koloru ({suit})",
     "err.must_trump": "nie możesz zagrać {card}: nie masz koloru {suit}, więc musisz dać atu ({trump})",
     "err.not_game": "'{text}' to nie nazwa gry (do wyboru: {games})",
-    "err.game_used": "grę {game} masz już w tej partii za sobą (zostały: {games})",
+    "err.game_used": "nie możesz już wybrać gry {game} w tej partii (zostały: {games})",
     "err.discard_count": "odłóż dokładnie 4 różne karty, nie {count}",
     "err.no_trump_give": "{card} to atu: według tych zasad atu się nie oddaje",
     "err.illegal": "niedozwolone: {reason}",
@@ -359,7 +397,10 @@ _PL: dict[str, str] = {
     "ev.you_chose": "Wybierasz: {game}.",
     "ev.you_gave": "Dajesz {given}, {name} oddaje {returned}.",
     "ev.gave_you": "{name} daje ci {given}; oddajesz {returned}.",
+    "ev.you_gave_none": "Nie dajesz graczowi {name} żadnej karty.",
+    "ev.gave_you_none": "{name} nie daje ci żadnej karty.",
     "ev.others_exchanged": "{a} i {b} wymieniają {count} {count:kartę|karty|kart}.",
+    "ev.others_none": "{a} nie daje graczowi {b} żadnej karty.",
     "ev.talon": "Musik odkryty: {cards}; bierze go {name}.",
     "ev.talon_you": "Musik odkryty: {cards}; bierzesz go.",
     "ev.trick": "Lewa {number}: {cards}  bierze {winner}.",
@@ -368,8 +409,8 @@ _PL: dict[str, str] = {
     "short.no-tricks": "BL",
     "help.title": "Polecenia (działają przy każdym pytaniu):",
     "help.text": (
-        "  karta: {cards}, th albo jej numer na ręce\n"
-        "  hint   oczekiwany wynik rozdania każdego możliwego wyboru (silny komputer)\n"
+        "  karta: {cards} albo jej numer na ręce\n"
+        "  hint   oczekiwany wynik każdego możliwego wyboru (silny gracz komputerowy)\n"
         "  last   ostatnia lewa\n"
         "  talon  musik i twoje odłożone karty (gdy musik jest twój)\n"
         "  score  tabela wyników partii\n"
@@ -379,25 +420,26 @@ _PL: dict[str, str] = {
         "  Odkładanie: cztery karty w jednym wierszu."
     ),
     "hint.thinking": "Myślę (Ctrl-C przerywa podpowiedź)...",
-    "hint.title": "Oczekiwany wynik rozdania dla każdej karty (silny komputer):",
+    "hint.title": "Oczekiwany wynik rozdania dla każdej karty (silny gracz komputerowy):",
     "hint.best": "najlepszy wybór",
     "hint.unavailable": "Podpowiedź niedostępna: {reason}",
     "hint.between_deals": "między rozdaniami nie ma decyzji do podpowiedzi",
     "hint.cancelled": "Podpowiedź przerwana.",
-    "hint.estimate": "(szacunek: rozwiązano {solved} {solved:układ|układy|układów}; {bounded} przerwano z braku czasu i policzono według udowodnionych granic)",
+    "hint.estimate": "(oszacowanie: rozwiązano {solved} {solved:układ|układy|układów}, przerwano z braku czasu {bounded} {bounded:układ|układy|układów} i policzono według udowodnionych granic)",
+    "hint.tied": "(oszacowanie: żadnego układu nie rozwiązano, przerwano z braku czasu {bounded} {bounded:układ|układy|układów}; udowodnione granice nie rozróżniają {count} najwyżej ocenionych możliwości, więc żadna nie jest oznaczona jako najlepsza)",
     "last.none": "W tym rozdaniu nie ma jeszcze zakończonej lewy.",
     "last.trick": "Ostatnia lewa ({number}): {cards}  bierze {winner}.",
     "last.trick_you": "Ostatnia lewa ({number}): {cards}  bierzesz ją.",
-    "hint.title_choose": "Oczekiwany wynik rozdania dla każdej gry (silny komputer):",
-    "hint.title_discard": "Oczekiwany wynik rozdania dla najlepszych znalezionych odłożeń (silny komputer):",
-    "hint.title_give": "Oczekiwany wynik rozdania dla każdej karty do oddania (silny komputer):",
+    "hint.title_choose": "Oczekiwany wynik rozdania dla każdej gry (silny gracz komputerowy):",
+    "hint.title_discard": "Oczekiwany wynik rozdania dla najlepszych znalezionych odłożeń (silny gracz komputerowy):",
+    "hint.title_give": "Oczekiwany wynik rozdania dla każdej karty do oddania (silny gracz komputerowy):",
     "hint.give_note": "(każda tak, jakby wymiana kończyła się na tej karcie)",
     "hint.stop": "stop",
     "hint.layouts": "(średnia z {layouts} {layouts:losowanego układu|losowanych układów|losowanych układów}, każdy rozwiązany dokładnie)",
-    "hint.rollouts": "(szacunek: żadnego układu nie udało się rozwiązać na czas; {layouts} {layouts:losowy układ rozegrany|losowe układy rozegrane|losowych układów rozegranych} według prostych zasad)",
+    "hint.rollouts": "(oszacowanie: żadnego układu nie udało się rozwiązać na czas; {layouts} {layouts:losowy układ rozegrany|losowe układy rozegrane|losowych układów rozegranych} według prostych zasad)",
     "hint.forced": "Jest tylko jeden wybór:",
     "hint.rule_of_thumb": "Bez oceny ({reason}); wybór według prostych zasad:",
-    "hint.why_return": "silny komputer nie ocenia oddawanych kart",
+    "hint.why_return": "silny gracz komputerowy nie ocenia oddawanych kart",
     "hint.why_unsolved": "tak wcześnie w rozdaniu żadnego losowanego układu nie da się rozwiązać na czas",
     "talon.none": "W tym rozdaniu musik nie został jeszcze odkryty.",
     "ev.your_discard": "Twoje odłożone karty: {cards}.",
@@ -416,14 +458,14 @@ _PL: dict[str, str] = {
     "analysis.running": "Analiza rozdania w otwarte karty (--no-analysis ją pomija)...",
     "analysis.title": "Analiza w otwarte karty: wynik gracza przed jego kartą, (-n) jej koszt",
     "analysis.trick": "Lewa",
-    "analysis.lost": "Stracone własnymi kartami (wynik przed minus po): {list}",
-    "analysis.lost_part": "Stracone własnymi kartami od lewy {first} (wynik przed minus po): {list}",
+    "analysis.lost": "Straty z własnych zagrań (wynik przed zagraniem minus wynik po nim): {list}",
+    "analysis.lost_part": "Straty z własnych zagrań od lewy {first} (wynik przed zagraniem minus wynik po nim): {list}",
     "analysis.all_best": "Każda twoja karta była jedną z najlepszych.",
     "analysis.alt": "Lewa {number}: twoja karta {card} (wynik {score}); lepiej: {best} (wynik {best_score})",
     "analysis.partial": "Limit czasu: analiza od lewy {number}.",
     "analysis.none": "Analiza pominięta (limit czasu).",
     "analysis.cancelled": "Analiza przerwana (Ctrl-C); partia toczy się dalej.",
-    "match.start": "Partia: {deals} {deals:rozdanie|rozdania|rozdań}, zasady {rules}, poziom przeciwników: {level}, ziarno {seed}.",
+    "match.start": "Partia nr {seed}: {deals} {deals:rozdanie|rozdania|rozdań}, zasady {rules}, poziom przeciwników: {level}.",
     "match.seats": "Twoi przeciwnicy: {left} (po twojej lewej) i {right} (po prawej).",
     "match.first_dealer": "Pierwszy rozdający: {name}.",
     "match.saved": "Partia zapisana w pliku {path}",
@@ -447,9 +489,10 @@ _PL: dict[str, str] = {
     "bot.kind.oversized": "za długi wiersz",
     "bot.kind.flood": "za dużo wierszy",
     "bot.kind.died": "zakończył działanie",
-    "auto.start": "Partia: {deals} {deals:rozdanie|rozdania|rozdań}, ziarno {seed}, zasady {rules}, poziom: {level}",
+    "auto.start": "Partia nr {seed}: {deals} {deals:rozdanie|rozdania|rozdań}, zasady {rules}, poziom: {level}",
     "auto.deal": "Rozdanie {number}: {game}, wybierający {chooser} (8), trzeci {third} (5), rozdający {dealer} (3)",
     "auto.exchange": "  wymiana: {giver} daje {given}, {receiver} oddaje {returned}",
+    "auto.exchange_none": "  wymiana: {giver} nie daje graczowi {receiver} żadnej karty",
     "auto.talon": "  musik: {talon}; odłożone: {discard}",
     "auto.trick_won": "bierze {winner}",
     "auto.tricks": "  lewy: {list}",
@@ -477,7 +520,7 @@ _PL: dict[str, str] = {
     "web.new_match": "Nowa partia",
     "web.start": "Graj",
     "web.deals": "Rozdania",
-    "web.level": "Przeciwnicy",
+    "web.level": "Poziom przeciwników",
     "web.rules": "Zasady",
     "web.language": "Język",
     "web.humans": "Ludzie przy stole",
@@ -486,10 +529,10 @@ _PL: dict[str, str] = {
     "web.bot_links": "Boty na innych komputerach: każdy zajmuje swoje miejsce swoim tokenem (docs/bots.md).",
     "web.humans_1": "ty i dwóch graczy komputerowych",
     "web.humans_more": "{count} {count:osoba|osoby|osób} (linki dla znajomych)",
-    "web.pace": "Tempo kart graczy komputerowych (sekundy)",
+    "web.pace": "Tempo gry komputera (sekundy na kartę)",
     "web.analysis": "Analiza w otwarte karty po każdym rozdaniu",
-    "web.seed": "Ziarno (aby powtórzyć partię)",
-    "web.random": "losowe",
+    "web.seed": "Numer partii (ten sam numer da te same karty)",
+    "web.random": "losowy",
     "web.saves": "Zapisane partie",
     "web.no_saves": "Brak zapisanych partii.",
     "web.unreadable": "Zapisy, których nie można wznowić (pliki zostają w folderze zapisów):",
@@ -499,6 +542,25 @@ _PL: dict[str, str] = {
     "web.home": "Strona startowa",
     "web.links": "Linki dla znajomych: każdy otwiera jedno miejsce; nie pokazuj ich innym.",
     "web.link_seat": "Miejsce gracza {name}",
+    "web.player": "Gracz {number}",
+    "web.your_name": "Twoje imię",
+    "web.join": "Siadam do stołu",
+    "web.delete": "Usuń",
+    "web.delete_confirm": "Na pewno usunąć tę zapisaną partię?",
+    "web.rules_page": "Zasady gry",
+    "web.analysis_board": "Plansza analizy",
+    "web.you_mark": "(ty)",
+    "web.tricks_label": "lewy",
+    "web.total_label": "wynik",
+    "web.trick": "Lewa",
+    "web.play_card": "Zagraj {card}",
+    "web.tap_card": "Dotknij karty, potem tutaj",
+    "web.close": "Zamknij",
+    "web.you_won": "Wygrywasz partię.",
+    "web.your_place": "Twoje miejsce: {place}.",
+    "lang.en": "English",
+    "lang.pl": "Polski",
+    "lang.cs": "Čeština",
     "web.hint": "Podpowiedź",
     "web.stop": "Stop",
     "web.discard": "Odłóż",
@@ -513,7 +575,7 @@ _PL: dict[str, str] = {
     "web.waiting_next": "Czekamy, aż pozostali przejdą dalej.",
     "web.thinking": "Myślę...",
     "web.analysing": "Analiza rozdania w otwarte karty...",
-    "web.chart": "Twój wynik w otwarte karty przed twoją kartą, lewa po lewie",
+    "web.chart": "Wynik każdego gracza w otwarte karty przed jego kartą, lewa po lewie",
     "web.won_by": "bierze {name}",
     "web.talon": "Musik",
     "web.your_discard": "Twoje odłożone karty",
@@ -581,11 +643,12 @@ _CS: dict[str, str] = {
     "err.number": "žádná karta nemá číslo {number} (čísla jsou 1 až {last})",
     "prompt.play_only": "Vaše karta (Enter zahraje {card}, jedinou povolenou; help = příkazy)",
     "prompt.next_deal": "Enter: rozdání {number} z {total} (quit: uložit a skončit)",
+    "err.next_deal": "'{text}' není příkaz: Enter zahájí další rozdání (help vypíše příkazy)",
     "err.not_in_hand": "kartu {card} nemáte",
     "err.follow": "{card} nelze zahrát: musíte přiznat barvu ({suit})",
     "err.must_trump": "{card} nelze zahrát: nemáte barvu {suit}, proto musíte dát trumf ({trump})",
     "err.not_game": "'{text}' není název hry (na výběr: {games})",
-    "err.game_used": "hru {game} už máte v této partii za sebou (zbývají: {games})",
+    "err.game_used": "{game} už v této partii hlásit nemůžete (zbývají: {games})",
     "err.discard_count": "odložte přesně 4 různé karty, ne {count}",
     "err.no_trump_give": "{card} je trumf: podle těchto pravidel se trumfy nedávají",
     "err.discard_twice": "{card} je uvedena dvakrát: odložte 4 různé karty",
@@ -595,7 +658,10 @@ _CS: dict[str, str] = {
     "ev.you_chose": "Hlásíte: {game}.",
     "ev.you_gave": "Dáváte {given}, {name} vrací {returned}.",
     "ev.gave_you": "{name} vám dává {given}; vracíte {returned}.",
+    "ev.you_gave_none": "Hráči {name} nedáváte žádnou kartu.",
+    "ev.gave_you_none": "{name} vám nedává žádnou kartu.",
     "ev.others_exchanged": "{a} a {b} si vyměňují {count} {count:kartu|karty|karet}.",
+    "ev.others_none": "{a} nedává hráči {b} žádnou kartu.",
     "ev.talon": "Talon je otočen: {cards}; bere si ho {name}.",
     "ev.talon_you": "Talon je otočen: {cards}; berete si ho.",
     "ev.trick": "Štych {number}: {cards}  bere {winner}.",
@@ -604,8 +670,8 @@ _CS: dict[str, str] = {
     "short.no-tricks": "BŠ",
     "help.title": "Příkazy (platí u každé otázky):",
     "help.text": (
-        "  karta: {cards}, th nebo její číslo v ruce\n"
-        "  hint   očekávaný výsledek rozdání každé možné volby (silný počítač)\n"
+        "  karta: {cards} nebo její číslo v ruce\n"
+        "  hint   očekávaný výsledek rozdání každé možné volby (silný počítačový hráč)\n"
         "  last   poslední štych\n"
         "  talon  talon a vaše odložené karty (když je talon váš)\n"
         "  score  tabulka skóre partie\n"
@@ -614,26 +680,27 @@ _CS: dict[str, str] = {
         "  Výměna: dávejte karty po jedné, stop ji ukončí.\n"
         "  Odložení: čtyři karty na jednom řádku."
     ),
-    "hint.thinking": "Přemýšlím (Ctrl-C nápovědu zruší)...",
-    "hint.title": "Očekávaný výsledek rozdání pro každou kartu (silný počítač):",
+    "hint.thinking": "Přemýšlím (Ctrl-C radu zruší)...",
+    "hint.title": "Očekávaný výsledek rozdání pro každou kartu (silný počítačový hráč):",
     "hint.best": "nejlepší volba",
-    "hint.unavailable": "Nápověda není k dispozici: {reason}",
+    "hint.unavailable": "Rada není k dispozici: {reason}",
     "hint.between_deals": "mezi rozdáními není o čem radit",
-    "hint.cancelled": "Nápověda zrušena.",
+    "hint.cancelled": "Rada zrušena.",
     "hint.estimate": "(odhad: {solved} {solved:rozložení vyřešeno|rozložení vyřešena|rozložení vyřešeno}, {bounded} {bounded:přerušeno|přerušena|přerušeno} pro nedostatek času a {bounded:započteno|započtena|započteno} podle dokázaných mezí)",
-    "last.none": "V tomto rozdání ještě žádný štych neskončil.",
+    "hint.tied": "(odhad: žádné rozložení nebylo vyřešeno, {bounded} {bounded:přerušeno|přerušena|přerušeno} pro nedostatek času; dokázané meze nerozlišují {count} {count:nejlépe hodnocenou možnost|nejlépe hodnocené možnosti|nejlépe hodnocených možností}, proto žádná není označena jako nejlepší)",
+    "last.none": "V tomto rozdání ještě nebyl dohrán žádný štych.",
     "last.trick": "Poslední štych ({number}): {cards}  bere {winner}.",
     "last.trick_you": "Poslední štych ({number}): {cards}  berete ho.",
-    "hint.title_choose": "Očekávaný výsledek rozdání pro každou hru (silný počítač):",
-    "hint.title_discard": "Očekávaný výsledek rozdání pro nejlepší nalezená odložení (silný počítač):",
-    "hint.title_give": "Očekávaný výsledek rozdání pro každou kartu k dání (silný počítač):",
+    "hint.title_choose": "Očekávaný výsledek rozdání pro každou hru (silný počítačový hráč):",
+    "hint.title_discard": "Očekávaný výsledek rozdání pro nejlepší nalezená odložení (silný počítačový hráč):",
+    "hint.title_give": "Očekávaný výsledek rozdání pro každou kartu k dání (silný počítačový hráč):",
     "hint.give_note": "(každá, jako by výměna touto kartou skončila)",
     "hint.stop": "stop",
     "hint.layouts": "(průměr z {layouts} {layouts:vylosovaného rozložení|vylosovaných rozložení|vylosovaných rozložení}, každé vyřešené přesně)",
     "hint.rollouts": "(odhad: žádné rozložení nešlo včas vyřešit; {layouts} {layouts:vylosované rozložení dohráno|vylosovaná rozložení dohrána|vylosovaných rozložení dohráno} podle jednoduchých pravidel)",
     "hint.forced": "Je jen jedna možnost:",
     "hint.rule_of_thumb": "Bez ocenění ({reason}); volba podle jednoduchých pravidel:",
-    "hint.why_return": "silný počítač vracené karty neoceňuje",
+    "hint.why_return": "silný počítačový hráč vracené karty neoceňuje",
     "hint.why_unsolved": "takto brzy v rozdání nelze včas vyřešit žádné vylosované rozložení",
     "talon.none": "Talon v tomto rozdání ještě nebyl otočen.",
     "ev.your_discard": "Vaše odložené karty: {cards}.",
@@ -650,16 +717,16 @@ _CS: dict[str, str] = {
     "col.score": "Body",
     "col.total": "Součet",
     "analysis.running": "Analyzuji rozdání s otevřenými kartami (--no-analysis ji vynechá)...",
-    "analysis.title": "Analýza s otevřenými kartami: výsledek hráče před jeho kartou, (-n) její cena",
+    "analysis.title": "Analýza s otevřenými kartami: výsledek hráče před jeho kartou, (-n) ztráta způsobená kartou",
     "analysis.trick": "Štych",
-    "analysis.lost": "Ztraceno vlastními kartami (výsledek před minus po): {list}",
-    "analysis.lost_part": "Ztraceno vlastními kartami od štychu {first} (výsledek před minus po): {list}",
+    "analysis.lost": "Ztráty vlastními kartami (výsledek před zahráním minus výsledek po něm): {list}",
+    "analysis.lost_part": "Ztráty vlastními kartami od štychu {first} (výsledek před zahráním minus výsledek po něm): {list}",
     "analysis.all_best": "Každá vaše karta patřila k nejlepším.",
     "analysis.alt": "Štych {number}: vaše karta {card} (body {score}); lépe: {best} (body {best_score})",
     "analysis.partial": "Časový limit: analýza od štychu {number}.",
     "analysis.none": "Analýza vynechána (časový limit).",
     "analysis.cancelled": "Analýza zrušena (Ctrl-C); partie pokračuje.",
-    "match.start": "Partie: {deals} rozdání, pravidla {rules}, úroveň soupeřů: {level}, seed {seed}.",
+    "match.start": "Partie č. {seed}: {deals} rozdání, pravidla {rules}, úroveň soupeřů: {level}.",
     "match.seats": "Vaši soupeři: {left} (po vaší levici) a {right} (po pravici).",
     "match.first_dealer": "První rozdávající: {name}.",
     "match.saved": "Partie uložena do souboru {path}",
@@ -683,9 +750,10 @@ _CS: dict[str, str] = {
     "bot.kind.oversized": "příliš dlouhý řádek",
     "bot.kind.flood": "příliš mnoho řádků",
     "bot.kind.died": "skončil",
-    "auto.start": "Partie: {deals} rozdání, seed {seed}, pravidla {rules}, úroveň: {level}",
+    "auto.start": "Partie č. {seed}: {deals} rozdání, pravidla {rules}, úroveň: {level}",
     "auto.deal": "Rozdání {number}: {game}, hlásící {chooser} (8), třetí {third} (5), rozdávající {dealer} (3)",
     "auto.exchange": "  výměna: {giver} dává {given}, {receiver} vrací {returned}",
+    "auto.exchange_none": "  výměna: {giver} nedává hráči {receiver} žádnou kartu",
     "auto.talon": "  talon: {talon}; odloženo: {discard}",
     "auto.trick_won": "bere {winner}",
     "auto.tricks": "  štychy: {list}",
@@ -713,7 +781,7 @@ _CS: dict[str, str] = {
     "web.new_match": "Nová partie",
     "web.start": "Hrát",
     "web.deals": "Rozdání",
-    "web.level": "Soupeři",
+    "web.level": "Úroveň soupeřů",
     "web.rules": "Pravidla",
     "web.language": "Jazyk",
     "web.humans": "Lidé u stolu",
@@ -722,9 +790,9 @@ _CS: dict[str, str] = {
     "web.bot_links": "Boti na jiných počítačích: každý zaujme své místo svým tokenem (docs/bots.md).",
     "web.humans_1": "vy a dva počítačoví hráči",
     "web.humans_more": "{count} {count:člověk|lidé|lidí} (odkazy pro přátele)",
-    "web.pace": "Tempo karet počítačových hráčů (sekundy)",
+    "web.pace": "Rychlost hry počítače (sekundy na kartu)",
     "web.analysis": "Analýza s otevřenými kartami po každém rozdání",
-    "web.seed": "Semínko (pro opakování partie)",
+    "web.seed": "Číslo partie (stejné číslo rozdá stejné karty)",
     "web.random": "náhodné",
     "web.saves": "Uložené partie",
     "web.no_saves": "Žádná uložená partie.",
@@ -735,7 +803,26 @@ _CS: dict[str, str] = {
     "web.home": "Úvodní stránka",
     "web.links": "Odkazy pro přátele: každý otevírá jedno místo; neukazujte je jiným.",
     "web.link_seat": "Místo hráče {name}",
-    "web.hint": "Nápověda",
+    "web.player": "Hráč {number}",
+    "web.your_name": "Vaše jméno",
+    "web.join": "Přisednout ke stolu",
+    "web.delete": "Smazat",
+    "web.delete_confirm": "Opravdu smazat tuto uloženou partii?",
+    "web.rules_page": "Pravidla",
+    "web.analysis_board": "Analýza",
+    "web.you_mark": "(vy)",
+    "web.tricks_label": "štychy",
+    "web.total_label": "body",
+    "web.trick": "Štych",
+    "web.play_card": "Zahrát {card}",
+    "web.tap_card": "Klepněte na kartu, pak sem",
+    "web.close": "Zavřít",
+    "web.you_won": "Partii jste vyhráli.",
+    "web.your_place": "Vaše místo: {place}.",
+    "lang.en": "English",
+    "lang.pl": "Polski",
+    "lang.cs": "Čeština",
+    "web.hint": "Rada",
     "web.stop": "Stop",
     "web.discard": "Odložit",
     "web.next": "Další rozdání",
@@ -749,7 +836,7 @@ _CS: dict[str, str] = {
     "web.waiting_next": "Čeká se, až ostatní půjdou dál.",
     "web.thinking": "Přemýšlím...",
     "web.analysing": "Analýza rozdání s otevřenými kartami...",
-    "web.chart": "Váš výsledek s otevřenými kartami před vaší kartou, štych po štychu",
+    "web.chart": "Výsledek každého hráče s otevřenými kartami před jeho kartou, štych po štychu",
     "web.won_by": "bere {name}",
     "web.talon": "Talon",
     "web.your_discard": "Vaše odložené karty",
@@ -760,13 +847,13 @@ _CS: dict[str, str] = {
     "web.reconnecting": "Spojení ztraceno: připojuji znovu...",
     "web.gone": "Tento stůl na serveru není (server byl zastaven nebo je odkaz chybný).",
     "web.finished": "Partie skončila.",
-    "web.keys": "Klávesy: 1-6 volba hry, šipky a Enter volba karty, s stop, d odložit, h nápověda, l poslední štych, n další rozdání.",
+    "web.keys": "Klávesy: 1-6 volba hry, šipky a Enter volba karty, s stop, d odložit, h rada, l poslední štych, n další rozdání.",
     "web.bad_message": "nesrozumitelná zpráva: {reason}",
     "web.not_your_turn": "nejste na tahu",
     "web.wrong_decision": "teď je na řadě: {what}, ne: {asked}",
     "web.between_deals": "rozdání skončilo: nejdřív klikněte na Další rozdání",
-    "web.hint_busy": "nápověda se už počítá",
-    "web.server_busy": "server počítá jiné nápovědy: zeptejte se znovu za chvíli",
+    "web.hint_busy": "rada se už počítá",
+    "web.server_busy": "server počítá jiné rady: zeptejte se znovu za chvíli",
     "web.review_busy": "bez rozboru této hry: server rozebírá jiné hry",
     "web.kind.choose": "volba hry",
     "web.kind.give": "předání karty",
@@ -875,6 +962,9 @@ _GAME_WORDS: dict[str, Contract] = {}
 for _table in MESSAGES.values():
     for _game in Contract:
         _GAME_WORDS[_fold(_table[f"game.{_game.label}"])] = _game
+    # The short names the table shows (NT, NoTr, BA, BL, BT, BŠ), in every language.
+    for _game in (Contract.NO_TRUMP, Contract.NO_TRICKS):
+        _GAME_WORDS[_fold(_table[f"short.{_game.label}"])] = _game
 _GAME_WORDS.update(
     {
         "nt": Contract.NO_TRUMP,
@@ -896,7 +986,9 @@ _GAME_WORDS.update(
 
 def parse_game(text: str) -> Contract:
     """A game from its name in any language (``kier``, ``srdce``, ``bez štychů``,
-    ``bez stychu``, ``no-trump``), a suit letter or symbol; NotationError otherwise."""
+    ``bez stychu``, ``no-trump``), its short name on the table in any language (``NT``,
+    ``NoTr``, ``BA``, ``BL``, ``BT``, ``BŠ``), a suit letter or symbol; NotationError
+    otherwise."""
     key = _fold(text)
     if key in _GAME_WORDS:
         return _GAME_WORDS[key]
@@ -920,9 +1012,88 @@ def can_encode_symbols(stream: object) -> bool:
     return True
 
 
-def card_text(card: Card, symbols: bool) -> str:
-    """``A♠`` with symbols, ``AS`` without."""
-    return card.symbol() if symbols else str(card)
+# How each language writes the ranks, 2 to ace (docs/rules.md#how-cards-are-written): ten
+# is 10 everywhere; Polish players write the queen D (dama) and the jack W (walet); Czech
+# players use the international letters of their French-suited packs (kluk and král both
+# begin with K). The engine's own notation (``str(card)``, ``Card.parse``, records, saves,
+# the bot protocol) is not a language's and keeps T, J, Q.
+_NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+RANK_LETTERS: dict[str, tuple[str, ...]] = {
+    "en": (*_NUMBERS, "J", "Q", "K", "A"),
+    "pl": (*_NUMBERS, "W", "D", "K", "A"),
+    "cs": (*_NUMBERS, "J", "Q", "K", "A"),
+}
+"""The ranks as each language writes them, by :class:`~ts358.cards.Rank` value."""
+
+# Letters a language's players type beyond the engine's (which are accepted everywhere):
+# none of them is a suit letter read as a rank or the other way round (D is a suit letter
+# too, but "DH" read by the engine is nothing, and "D10" is the ten of diamonds either way).
+_INPUT_RANKS: dict[str, dict[str, Rank]] = {
+    "en": {},
+    "pl": {"D": Rank.QUEEN, "W": Rank.JACK},
+    "cs": {"D": Rank.QUEEN},
+}
+
+
+def rank_text(rank: Rank, lang: str = "en") -> str:
+    """The rank as ``lang`` writes it: ``10`` for ten, ``D`` and ``W`` for the Polish queen
+    and jack."""
+    return RANK_LETTERS.get(lang, RANK_LETTERS["en"])[rank]
+
+
+def card_text(card: Card, symbols: bool, lang: str = "en") -> str:
+    """The card as ``lang`` writes it, for people: ``10♥``, ``Q♠`` (Polish ``D♠``), or with
+    suit letters ``10H``, ``QS`` (``DS``). Not the engine's notation (``str(card)``:
+    ``TH``), which records, saves and bots use.
+
+    >>> card_text(Card.parse("TH"), True), card_text(Card.parse("QS"), False, "pl")
+    ('10♥', 'DS')
+    """
+    suit = card.suit.symbol if symbols else card.suit.letter
+    return rank_text(card.rank, lang) + suit
+
+
+def parse_card(text: str, lang: str = "en") -> Card:
+    """A card typed by a person of ``lang``: any notation of :meth:`Card.parse`
+    (``QH``, ``Q♥``, ``10h``, ``th``, ``♥Q``) or the language's own letters (Polish ``D♥``,
+    ``W♦``, ``dh``; Czech ``D♥``); NotationError otherwise. Kept out of the engine's
+    parser, which reads records and bots and has one notation.
+
+    >>> parse_card("W♦", "pl"), parse_card("d10", "pl"), parse_card("10h")
+    (Card.parse('JD'), Card.parse('TD'), Card.parse('TH'))
+    """
+    token = text.strip()
+    try:
+        return Card.parse(token)
+    except NotationError:
+        pass
+    ranks = _INPUT_RANKS.get(lang, {})
+    key = token.upper()
+    if len(key) >= 2:
+        for suit_part, rank_part in ((key[-1], key[:-1]), (key[0], key[1:])):
+            rank = ranks.get(rank_part)
+            if rank is None:
+                continue
+            try:
+                return Card(Suit.parse(suit_part), rank)
+            except NotationError:
+                continue
+    raise NotationError(f"not a card: {quote(text)}")
+
+
+def decimal_text(value: float, lang: str = "en", places: int = 2, signed: bool = False) -> str:
+    """``value`` with ``places`` decimals as ``lang`` writes it: ``-1.50`` in English,
+    ``-1,50`` in Polish and Czech; with ``signed`` a plus sign before a positive value. A
+    value that rounds to zero is written without a sign of its own (``0.00``, ``+0.00``),
+    never ``-0.00``.
+
+    >>> decimal_text(-1.5, "pl"), decimal_text(0.25, "en", signed=True)
+    ('-1,50', '+0.25')
+    """
+    if round(value, places) == 0:
+        value = 0.0
+    text = f"{value:{'+' if signed else ''}.{places}f}"
+    return text.replace(".", ",") if lang in ("pl", "cs") else text
 
 
 def suit_text(suit: Suit, symbols: bool) -> str:
@@ -996,6 +1167,24 @@ class Translator:
         """A short game name for tight places (:func:`game_short`)."""
         return game_short(game, symbols, self.lang)
 
+    def card(self, card: Card, symbols: bool = True) -> str:
+        """The card as this language writes it (:func:`card_text`): ``10♥``, Polish
+        ``D♠``; with suit letters when not ``symbols``."""
+        return card_text(card, symbols, self.lang)
+
+    def cards(self, cards: Iterable[Card], symbols: bool = True) -> str:
+        """Cards as this language writes them, separated by spaces, in the order given."""
+        return " ".join(card_text(c, symbols, self.lang) for c in cards)
+
+    def parse_card(self, text: str) -> Card:
+        """A card as a person of this language types it (:func:`parse_card`)."""
+        return parse_card(text, self.lang)
+
+    def decimal(self, value: float, places: int = 2, signed: bool = False) -> str:
+        """A number with ``places`` decimals as this language writes it
+        (:func:`decimal_text`): ``-1,50`` in Polish and Czech, ``-1.50`` in English."""
+        return decimal_text(value, self.lang, places, signed)
+
     def seat_names(self, human: int | None) -> tuple[str, str, str]:
         """Display names by seat as ``human`` sees the table: you, then the players on
         your left and right (clockwise: the seat after yours plays after you, so sits on
@@ -1015,7 +1204,7 @@ class Translator:
         key = _REFUSALS.get(refusal.reason)
         if key is None:
             return self("err.illegal", reason=str(refusal))
-        card = card_text(refusal.card, symbols) if refusal.card is not None else "?"
+        card = self.card(refusal.card, symbols) if refusal.card is not None else "?"
         suit = suit_text(refusal.suit, symbols) if refusal.suit is not None else "?"
         trump = suit_text(refusal.trump, symbols) if refusal.trump is not None else "?"
         game = self.game(refusal.game) if refusal.game is not None else "?"
@@ -1052,12 +1241,15 @@ class Translator:
         return self(_ADVICE_TITLES[advice.kind])
 
     def advice_note(self, advice: Advice[Answer]) -> str:
-        """What a valued hint's scores rest on (layouts solved, estimates, rollouts); empty
-        when nothing was valued."""
+        """What a valued hint's scores rest on (layouts solved, estimates, rollouts), and why
+        no option is marked best when nothing proven tells the best ones apart
+        (:attr:`~ts358.players.advice.Advice.best_marks`); empty when nothing was valued."""
         if advice.basis is Basis.ROLLOUTS:
             return self("hint.rollouts", layouts=advice.layouts)
         if advice.basis is not Basis.SOLVED:
             return ""
         if advice.exact:
             return self("hint.layouts", layouts=advice.layouts)
+        if not advice.told_apart:  # no layout solved, the best options' bounds alike
+            return self("hint.tied", bounded=advice.bounded, count=advice.tied)
         return self("hint.estimate", solved=advice.solved, bounded=advice.bounded)

@@ -7,8 +7,10 @@ is echoed so a transcript reads naturally). End of input means quit.
 At every prompt the player may type a decision or a command: ``hint``, ``last``,
 ``talon``, ``score``, ``help``, ``quit``. A typo or a card the rules don't allow prints the
 reason and asks again; nothing reaches the engine until it is legal. Cards are accepted in
-any notation of :meth:`ts358.cards.Card.parse` (``QH``, ``Q♥``, ``10h``) or by their number
-in the hand as displayed; when one card alone may be played, an empty line plays it.
+any notation of :meth:`ts358.cards.Card.parse` (``QH``, ``Q♥``, ``10h``), in the letters
+of the table's language (Polish ``D♥``, ``W♦``: :meth:`Translator.parse_card
+<ts358.table.texts.Translator.parse_card>`) or by their number in the hand as displayed;
+when one card alone may be played, an empty line plays it.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from typing import IO, Protocol, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from ts358.cards import Card, CardSet, NotationError
+from ts358.cards import Card, CardSet, NotationError, Rank, Suit
 from ts358.deal import Answer, DealResult
+from ts358.exchange import plan_exchange
 from ts358.players.advice import Advice
 from ts358.players.base import Player
 from ts358.refusal import verify
@@ -44,6 +47,9 @@ __all__ = ["HumanPlayer", "InputSource", "LineInput", "QuitRequested"]
 COMMANDS = ("hint", "last", "talon", "score", "help", "quit")
 _STOP_WORDS = {"stop", "s", "konec", "koniec", "end", "0", "-"}
 _QUIT_WORDS = {"quit", "q", "exit", "koniec gry", "konec hry"}
+_HELP_WORDS = {"help", "?", "h", "pomoc", "napoveda", "nápověda"}
+# The hint in the words of the texts (pl "podpowiedź", cs "rada"), distinct from help's.
+_HINT_WORDS = {"hint", "podpowiedz", "podpowiedź", "rada"}
 
 
 class QuitRequested(Exception):
@@ -132,8 +138,7 @@ class HumanPlayer(Player):
         self.hint = hint
         self._deal = 0
         self._seen_game = False
-        self._seen_exchanges = 0
-        self._seen_others = 0
+        self._seen_exchanges = 0  # exchange events told (_exchange_events)
         self._seen_talon = False
         self._seen_tricks = 0
         self._last_view: SeatView | None = None
@@ -151,7 +156,7 @@ class HumanPlayer(Player):
         if view.deal_number != self._deal:
             self._deal = view.deal_number
             self._seen_game = self._seen_talon = False
-            self._seen_exchanges = self._seen_others = self._seen_tricks = 0
+            self._seen_exchanges = self._seen_tricks = 0
             self.console.print()
         names = self.names
         if view.game is not None and not self._seen_game:
@@ -162,38 +167,10 @@ class HumanPlayer(Player):
                 self.say(
                     self.tr("ev.chose", name=names[view.chooser], game=self.tr.game(view.game))
                 )
-        for step in view.exchanges[self._seen_exchanges :]:
-            s = self.style.plain
-            if step.giver == view.seat:
-                self.say(
-                    self.tr(
-                        "ev.you_gave",
-                        given=s(step.given),
-                        name=names[step.receiver],
-                        returned=s(step.returned),
-                    )
-                )
-            else:
-                self.say(
-                    self.tr(
-                        "ev.gave_you",
-                        name=names[step.giver],
-                        given=s(step.given),
-                        returned=s(step.returned),
-                    )
-                )
-        self._seen_exchanges = len(view.exchanges)
-        if view.others_exchanged > self._seen_others:
-            others = [s for s in range(3) if s != view.seat]
-            self.say(
-                self.tr(
-                    "ev.others_exchanged",
-                    count=view.others_exchanged,
-                    a=names[others[0]],
-                    b=names[others[1]],
-                )
-            )
-            self._seen_others = view.others_exchanged
+        events = self._exchange_events(view)
+        for event in events[self._seen_exchanges :]:
+            self.say(event)
+        self._seen_exchanges = len(events)
         if view.talon is not None and not self._seen_talon:
             self._seen_talon = True
             cards = " ".join(self.style.plain(c) for c in view.talon.descending())
@@ -202,6 +179,62 @@ class HumanPlayer(Player):
             else:
                 self.say(self.tr("ev.talon", cards=cards, name=names[view.chooser]))
         self._show_tricks(view.tricks, view.seat)
+
+    def _exchange_events(self, view: SeatView) -> list[str]:
+        """What this seat knows of the deal's exchange so far, in the order it was played:
+        turn by turn (:func:`~ts358.exchange.plan_exchange`, the order the rules fix), each
+        card given and returned in its own turns, the count of the other two players' turn,
+        and a turn that ended with no card given (a giver who stopped at once, or had
+        nothing to give). A turn is told to its end only once it is over; the list only
+        grows as the exchange goes on, so the events not yet told are its tail."""
+        if view.game is None:
+            return []
+        plan = plan_exchange(view.previous_scores, view.dealer, view.game, view.rules)
+        current = len(plan)  # the turn in progress; all are over once the talon is shown
+        if view.talon is None:
+            pair: tuple[int | None, int | None] | None = None
+            if view.kind is DecisionKind.GIVE:
+                pair = (view.seat, view.give_to)
+            elif view.kind is DecisionKind.RETURN:
+                pair = (view.give_to, view.seat)
+            current = next((i for i, t in enumerate(plan) if (t.giver, t.receiver) == pair), 0)
+        names, tr, s = self.names, self.tr, self.style.plain
+        events: list[str] = []
+        for i, turn in enumerate(plan[: current + 1]):
+            over = i < current
+            giver, receiver = turn.giver, turn.receiver
+            if view.seat not in (giver, receiver):
+                if over:  # the other two: the count is all this seat learns
+                    count = view.others_exchanged
+                    key = "ev.others_exchanged" if count else "ev.others_none"
+                    events.append(tr(key, count=count, a=names[giver], b=names[receiver]))
+                continue
+            steps = [x for x in view.exchanges if (x.giver, x.receiver) == (giver, receiver)]
+            for step in steps:
+                if giver == view.seat:
+                    events.append(
+                        tr(
+                            "ev.you_gave",
+                            given=s(step.given),
+                            name=names[receiver],
+                            returned=s(step.returned),
+                        )
+                    )
+                else:
+                    events.append(
+                        tr(
+                            "ev.gave_you",
+                            name=names[giver],
+                            given=s(step.given),
+                            returned=s(step.returned),
+                        )
+                    )
+            if over and not steps:
+                if giver == view.seat:
+                    events.append(tr("ev.you_gave_none", name=names[receiver]))
+                else:
+                    events.append(tr("ev.gave_you_none", name=names[giver]))
+        return events
 
     def _show_tricks(self, tricks: Sequence[Trick], seat: int) -> None:
         for number in range(self._seen_tricks + 1, len(tricks) + 1):
@@ -229,8 +262,14 @@ class HumanPlayer(Player):
     def pause(self, prompt: str) -> None:
         """Wait for Enter (between deals, so that the summary and the analysis are read
         before the next deal scrolls them away); the commands work as at any prompt, and
-        anything else goes on too."""
-        self._ask(None, prompt, lambda text: None, blank=True)
+        anything else is refused in one line and asked again, so that a typo does not
+        scroll the analysis away."""
+
+        def parse(text: str) -> None:
+            if text:
+                raise InputError(self.tr("err.next_deal", text=text))
+
+        self._ask(None, prompt, parse, blank=True)
 
     def _ask(
         self,
@@ -255,11 +294,11 @@ class HumanPlayer(Player):
             word = text.lower()
             if word in _QUIT_WORDS:
                 raise QuitRequested(word)
-            if word in ("help", "?", "h", "pomoc", "napoveda", "nápověda"):
+            if word in _HELP_WORDS:
                 self.say(self.tr("help.title"), "bold")
                 self.say(self.tr("help.text", cards=self._examples()))
                 continue
-            if word == "hint":
+            if word in _HINT_WORDS:
                 self._hint(view)
                 continue
             if word == "last":
@@ -320,8 +359,13 @@ class HumanPlayer(Player):
     # ------------------------------------------------------------------ parsing
 
     def _examples(self) -> str:
-        """Card notations to show as examples: ``QH, Q♥, 10h`` (``QH, 10h`` in letters)."""
-        return "QH, Q♥, 10h" if self.style.symbols else "QH, 10h"
+        """Card notations to show as examples, in the language's letters: ``QH, Q♥, 10h``
+        (``QH, 10h`` in letters; Polish ``DH, D♥, 10h``)."""
+        queen = Card(Suit.HEARTS, Rank.QUEEN)
+        shown = [self.tr.card(queen, False)]
+        if self.style.symbols:
+            shown.append(self.tr.card(queen, True))
+        return ", ".join([*shown, "10h"])
 
     def _refuse(self, view: SeatView, answer: Answer | list[Card]) -> None:
         """InputError saying why, in the player's words, if the rules don't allow ``answer``
@@ -340,7 +384,7 @@ class HumanPlayer(Player):
                 raise InputError(self.tr("err.number", number=number, last=len(order)))
             return order[number - 1]
         try:
-            card = Card.parse(token)
+            card = self.tr.parse_card(token)
         except NotationError:
             raise InputError(self.tr("err.not_card", text=token, cards=self._examples())) from None
         if card not in hand:

@@ -35,8 +35,10 @@ from ts358.analysis.solve import default_threads
 from ts358.bots.seat import DEFAULT_SECONDS as DEFAULT_BOT_SECONDS
 from ts358.cards import Card
 from ts358.deal import Answer, DealResult
+from ts358.exchange import plan_exchange
 from ts358.match import Match, player_seed
 from ts358.players import Advice, make_player
+from ts358.rules import Rules
 from ts358.table.records import check_record, write_match_record
 from ts358.table.saves import DEFAULT_ANALYSIS_SECONDS, SavedMatch
 from ts358.table.seats import HUMAN_SEAT
@@ -313,7 +315,7 @@ class _Printer:
         self.width = max(len(n) for n in names)
 
     def card(self, card: Card) -> str:
-        return card.symbol() if self.symbols else str(card)
+        return self.tr.card(card, self.symbols)
 
     def cards(self, cards: Any) -> str:
         return " ".join(self.card(c) for c in cards)
@@ -322,7 +324,10 @@ class _Printer:
         fmt = "{:+d}" if signed else "{:d}"
         return ", ".join(f"{self.names[s]} {fmt.format(v)}" for s, v in enumerate(values))
 
-    def deal(self, d: DealResult) -> list[str]:
+    def deal(self, d: DealResult, previous: tuple[int, int, int] | None, rules: Rules) -> list[str]:
+        """The lines of the finished deal ``d``; ``previous``, the scores of the deal before
+        it (None for the first), fix the turns of its exchange, so that a turn with no card
+        given is told too."""
         names, t = self.names, self.tr
         lines = [
             t(
@@ -334,16 +339,23 @@ class _Printer:
                 game=t.game(d.game),
             )
         ]
-        for step in d.exchanges:
-            lines.append(
-                t(
-                    "auto.exchange",
-                    giver=names[step.giver],
-                    given=self.card(step.given),
-                    receiver=names[step.receiver],
-                    returned=self.card(step.returned),
+        for turn in plan_exchange(previous, d.dealer, d.game, rules):
+            pair = (turn.giver, turn.receiver)
+            steps = [step for step in d.exchanges if (step.giver, step.receiver) == pair]
+            for step in steps:
+                lines.append(
+                    t(
+                        "auto.exchange",
+                        giver=names[step.giver],
+                        given=self.card(step.given),
+                        receiver=names[step.receiver],
+                        returned=self.card(step.returned),
+                    )
                 )
-            )
+            if not steps:
+                lines.append(
+                    t("auto.exchange_none", giver=names[turn.giver], receiver=names[turn.receiver])
+                )
         lines.append(t("auto.talon", talon=self.cards(d.talon), discard=self.cards(d.discard)))
         for i, trick in enumerate(d.tricks, 1):
             lines.append(
@@ -385,7 +397,8 @@ def play_auto(
         if len(match.results) > done:
             done = len(match.results)
             echo("")
-            echo("\n".join(printer.deal(match.results[-1])))
+            previous = match.results[-2].scores if done > 1 else None
+            echo("\n".join(printer.deal(match.results[-1], previous, match.rules)))
             echo(tr("auto.totals", list=printer.seats(match.totals, signed=True)))
     echo("")
     echo("\n".join(printer.standings(match)))

@@ -21,7 +21,7 @@ from ts358.deal import Answer, DealResult
 from ts358.players.advice import Advice, Basis
 from ts358.rules import Contract
 from ts358.table.history import MatchEntry, leaderboard, summarize_history
-from ts358.table.texts import MESSAGES, Translator, card_text, suit_text
+from ts358.table.texts import MESSAGES, Translator, suit_text
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
@@ -50,7 +50,8 @@ class CardStyle:
         self.tr = tr or Translator()
 
     def plain(self, card: Card) -> str:
-        return card_text(card, self.symbols)
+        """The card as the language writes it (``10♥``, Polish ``D♠``): :meth:`Translator.card`."""
+        return self.tr.card(card, self.symbols)
 
     def card(self, card: Card, style: str = "") -> Text:
         colour = "red" if card.suit in _RED else ""
@@ -246,7 +247,8 @@ def _answer(answer: Answer, style: CardStyle) -> Text:
 
 def render_advice(advice: Advice[Answer], style: CardStyle) -> RenderableType:
     """A hint: the options best first with their expected deal scores and what the scores
-    rest on, or the rule of thumb's choice and why nothing was valued."""
+    rest on, or the rule of thumb's choice and why nothing was valued. Scores are written as
+    the language writes decimals (``-1,50`` in Polish and Czech)."""
     tr = style.tr
     if advice.basis in (Basis.FORCED, Basis.RULE_OF_THUMB):
         head = style.text(tr.advice_title(advice))
@@ -255,16 +257,17 @@ def render_advice(advice: Advice[Answer], style: CardStyle) -> RenderableType:
     if advice.kind is DecisionKind.GIVE:
         parts.append(Text(tr("hint.give_note"), style="dim"))
     parts.append(Text(tr.advice_note(advice), style="dim"))
-    best = advice.options[0][1]
-    assert best is not None  # solved or rolled out: every option has a score
     arrow = "←" if style.symbols else "<-"
     table = Table(box=None, show_header=False, padding=(0, 0, 0, 2))
     table.add_column()
     table.add_column(justify="right")
     table.add_column()
-    for answer, score in advice.options:
-        mark = Text(f"{arrow} {tr('hint.best')}", style="green") if score == best else ""
-        table.add_row(_answer(answer, style), f"{score:+.2f}", mark)
+    # The best marked only where the scores tell it apart (Advice.best_marks): not ten
+    # cards tied on the same bounds when no layout was solved.
+    for (answer, score), marked in zip(advice.options, advice.best_marks):
+        assert score is not None  # solved or rolled out: every option has a score
+        mark = Text(f"{arrow} {tr('hint.best')}", style="green") if marked else ""
+        table.add_row(_answer(answer, style), tr.decimal(score, signed=True), mark)
     parts.append(table)
     return Group(*parts)
 
@@ -436,7 +439,7 @@ def render_history(entries: Sequence[MatchEntry], tr: Translator, size: int = 10
             str(lv.played),
             str(lv.won),
             f"{lv.won / lv.played:.0%}",
-            f"{lv.average_total:+.2f}",
+            tr.decimal(lv.average_total, signed=True),
             f"{lv.best_total:+d}",
         )
     table.add_row(
@@ -444,7 +447,7 @@ def render_history(entries: Sequence[MatchEntry], tr: Translator, size: int = 10
         str(summary.played),
         str(summary.won),
         f"{summary.win_rate:.0%}",
-        f"{summary.average_total:+.2f}",
+        tr.decimal(summary.average_total, signed=True),
         f"{summary.best_total:+d}" if summary.best_total is not None else "-",
     )
     parts.append(_titled(tr("stats.title"), table))

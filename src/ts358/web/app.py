@@ -47,7 +47,7 @@ from ts358.deal import DealResult
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, VoidRule
 from ts358.table.saves import WriteError
-from ts358.table.texts import LANGUAGES, Translator, detect_language, t
+from ts358.table.texts import LANGUAGES, detect_language, t
 from ts358.view import SeatView
 from ts358.web.lobby import Lobby, LobbyError, MatchOptions
 from ts358.web.messages import advice_message, error_message, review_message, welcome_message
@@ -55,6 +55,7 @@ from ts358.web.protocol import (
     MAX_MESSAGE_BYTES,
     Hint,
     Join,
+    Name,
     Next,
     Pace,
     ProtocolError,
@@ -87,7 +88,7 @@ JOIN_SECONDS = 30.0
 BODY_SECONDS = 10.0
 """How long a request of the start page may take to send its body."""
 
-IDLE_SECONDS = 120.0
+IDLE_SECONDS = 30.0
 """How long a table stays open with nobody connected (a reload, a lost network come back
 well within it); then it is saved and closed, and resumes from the start page."""
 
@@ -251,7 +252,7 @@ class Room:
         """The latest deal's analysis for ``seat``; an empty dict when there is none."""
         table = self.table
         for review in table.reviews.values():
-            return review_message(review, seat, Translator(table.lang).seat_names(seat), table.lang)
+            return review_message(review, seat, table.names, table.lang)
         return {}
 
     async def _hint(self, seat: int, view: SeatView, step: int) -> None:
@@ -288,6 +289,10 @@ class Room:
         elif isinstance(request, Pace):
             async with self.lock:
                 table.set_pace(request.seconds)
+            await self.broadcast()
+        elif isinstance(request, Name):
+            async with self.lock:
+                table.set_name(seat, request.name)
             await self.broadcast()
         else:
             async with self.lock:
@@ -446,11 +451,23 @@ def create_app(
             }
         )
 
+    async def page_texts(request: Request) -> Response:
+        """The page's texts in the language asked for (the form that asks a friend's name)."""
+        chosen = request.query_params.get("lang", page_lang)
+        return JSONResponse(welcome_message(-1, chosen if chosen in LANGUAGES else page_lang))
+
     # A new table makes its computer players (a hard one allocates its solvers' tables) and
     # writes its save: on a worker thread too, so that the tables in play are not kept waiting.
     async def new_table(request: Request) -> Response:
         options = MatchOptions.from_json(await body(request), page_lang, lobby.bots)
         return seated(await asyncio.to_thread(lobby.new_match, options))
+
+    async def delete(request: Request) -> Response:
+        data = await body(request)
+        if not isinstance(data, dict) or set(data) != {"id"}:
+            raise LobbyError('delete: send {"id": ...} (the id of a saved match)')
+        await asyncio.to_thread(lobby.delete, data["id"])
+        return JSONResponse({"deleted": data["id"]})
 
     async def resume(request: Request) -> Response:
         data = await body(request)
@@ -489,7 +506,7 @@ def create_app(
             return
         if found is None:
             return
-        table, seat = found
+        table, seat, name = found
         room = room_of(table)
         old = room.sockets.get(seat)
         if old is not None:  # the seat opened again (a reload, another tab): this one wins
@@ -498,6 +515,12 @@ def create_app(
         room.sockets[seat] = socket
         room.empty_since = None
         table.connected.add(seat)
+        if name is not None:
+            try:
+                async with room.lock:
+                    table.set_name(seat, name)
+            except (DecisionRefused, WriteError) as exc:  # the seat is joined all the same
+                await room.send(seat, error_message(str(exc)))
         links = table.links(base_url) if seat == table.host else []
         analysis = table.saved.settings.analysis
         await room.send(seat, {**welcome_message(seat, table.lang, links), "analysis": analysis})
@@ -535,8 +558,10 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/api/lobby", host_only(lobby_info)),
+            Route("/api/texts", page_texts),
             Route("/api/tables", host_only(new_table), methods=["POST"]),
             Route("/api/resume", host_only(resume), methods=["POST"]),
+            Route("/api/delete", host_only(delete), methods=["POST"]),
             WebSocketRoute("/ws", seat_socket),
             WebSocketRoute("/bot", bot_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -558,9 +583,9 @@ def dataclasses_defaults(lang: str) -> dict[str, Any]:
     }
 
 
-async def _join(socket: WebSocket, lobby: Lobby) -> tuple[Table, int] | None:
-    """The table and seat of the token a new connection sends first; None (the connection
-    told why and closed) for anything else."""
+async def _join(socket: WebSocket, lobby: Lobby) -> tuple[Table, int, str | None] | None:
+    """The table and seat of the token a new connection sends first, and the name it
+    gave; None (the connection told why and closed) for anything else."""
     try:
         text = await asyncio.wait_for(socket.receive_text(), JOIN_SECONDS)
         request = parse_request(text)
@@ -573,7 +598,9 @@ async def _join(socket: WebSocket, lobby: Lobby) -> tuple[Table, int] | None:
         why = t("web.gone", detect_language()) if isinstance(request, Join) else "join first"
         await socket.send_text(json.dumps({**error_message(why), "gone": True}))
         await socket.close(code=4004)
-    return found
+        return None
+    assert isinstance(request, Join)
+    return found[0], found[1], request.name
 
 
 async def _serve_remote_bot(socket: WebSocket, lobby: Lobby) -> None:

@@ -10,6 +10,7 @@ it is released when the match ends or the server stops.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import logging
 import re
 import secrets
@@ -22,7 +23,7 @@ from ts358._input import InputError, number, quote
 from ts358.analysis.hints import HintService
 from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
-from ts358.match import Match, player_seed
+from ts358.match import Match, check_name, player_seed
 from ts358.players import LEVELS, Player
 from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
 from ts358.table.history import leaderboard, load_entries, saves_dir, summarize_history
@@ -33,6 +34,7 @@ from ts358.table.saves import (
     PlaySettings,
     SavedMatch,
     SaveError,
+    SaveLock,
     WriteError,
     claim_save,
     new_id,
@@ -40,9 +42,9 @@ from ts358.table.saves import (
     read_save,
     save_files,
 )
-from ts358.table.seats import ENGINE_NAMES, HUMAN_SEAT
-from ts358.table.texts import LANGUAGES, game_name, t
-from ts358.web.table import Table
+from ts358.table.seats import HUMAN_SEAT
+from ts358.table.texts import LANGUAGES, Translator, game_name, t
+from ts358.web.table import Table, default_names
 
 __all__ = ["Lobby", "LobbyError", "MatchOptions"]
 
@@ -54,6 +56,15 @@ MAX_FORM_ANALYSIS_SECONDS = 3600.0
 
 _log = logging.getLogger("ts358.web")
 _SAVE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,99}")
+
+
+def _saved_time(path: Path) -> str:
+    """When ``path`` was last written, local time to the minute (``2026-12-05 08:26``)."""
+    try:
+        stamp = path.stat().st_mtime
+    except OSError:
+        return path.stem
+    return datetime.datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M")
 
 
 class LobbyError(ValueError):
@@ -94,6 +105,7 @@ class MatchOptions:
             level, the name of one of the server's bots (``ts358 serve --bot``) or
             ``remote`` (a bot on another computer connects to the seat: docs/bots.md);
             empty: both at ``level``.
+        name: the host's name, as every seat sees it (None: "Player 1").
     """
 
     deals: int = 6
@@ -106,6 +118,7 @@ class MatchOptions:
     analysis_seconds: float = DEFAULT_ANALYSIS_SECONDS
     seed: int | None = None
     opponents: tuple[str, ...] = ()
+    name: str | None = None
 
     @classmethod
     def from_json(cls, data: Any, lang: str = "en", bots: Iterable[str] = ()) -> MatchOptions:
@@ -138,7 +151,15 @@ class MatchOptions:
             raise LobbyError(
                 f"'opponents' must be two of {', '.join(allowed)}, not {quote(opponents)}"
             )
+        name = data.get("name")
+        if name is not None:
+            name = " ".join(name.split()) if isinstance(name, str) else name
+            try:
+                check_name(name)
+            except ValueError as exc:
+                raise LobbyError(f"'name': {exc}") from None
         return cls(
+            name=name or None,
             deals=_choice(data, "deals", MATCH_LENGTHS, 6),
             level=_choice(data, "level", LEVELS, "medium"),
             rules=_choice(data, "rules", tuple(v.label for v in VoidRule), "house"),
@@ -207,7 +228,9 @@ class Lobby:
             analysis_seconds=options.analysis_seconds,
             pace=options.pace,
         )
-        match = Match(rules, seed, ENGINE_NAMES)
+        humans = range(HUMAN_SEAT, HUMAN_SEAT + options.humans)
+        names = default_names(Translator(options.lang), HUMAN_SEAT, humans, options.name)
+        match = Match(rules, seed, names)
         saved = SavedMatch(match, new_id(seed), HUMAN_SEAT, options.level, settings)
         try:
             path, lock = claim_save(self.folder, saved)
@@ -215,7 +238,6 @@ class Lobby:
             raise LobbyError(
                 f"can't save the match in {self.folder}: {exc.strerror or exc}"
             ) from None
-        humans = range(HUMAN_SEAT, HUMAN_SEAT + options.humans)
         computers = [s for s in range(3) if s not in humans]
         chosen: dict[int, str | Player] = {}
         for seat, name in zip(computers, options.opponents):
@@ -267,6 +289,24 @@ class Lobby:
             lock.release()
             raise LobbyError(str(exc)) from None
         return self._opened(table)
+
+    def delete(self, save_id: str) -> None:
+        """Delete the saved match ``save_id``; LobbyError if it
+        is not a save of the folder, or it is being played (at a table of this server, or by
+        another process)."""
+        path = self._save_path(save_id)
+        with self._lock:
+            if path in self.tables:
+                raise LobbyError("this match is open at a table: close its tab first")
+        if not path.exists():
+            raise LobbyError(f"no saved match {quote(save_id)}")
+        try:
+            with SaveLock(path):
+                path.unlink()
+        except SaveError as exc:
+            raise LobbyError(str(exc)) from None
+        except OSError as exc:
+            raise LobbyError(f"can't delete {path}: {exc.strerror or exc}") from None
 
     def open_tables(self) -> list[Table]:
         """The tables open now."""
@@ -331,11 +371,13 @@ class Lobby:
                     "deals": match.rules.length,
                     "level": saved.level,
                     "totals": list(match.totals),
+                    "names": list(match.names),
+                    "saved": _saved_time(path),
                     "open": path in self.tables,
                     "text": t(
                         "web.save_line",
                         lang,
-                        id=path.stem,
+                        id=_saved_time(path),
                         number=match.number,
                         total=match.rules.length,
                         level=t(f"level.{saved.level}", lang),

@@ -24,7 +24,7 @@ from ts358.deal import Answer, DealResult
 from ts358.match import standings
 from ts358.players.advice import Advice
 from ts358.rules import Contract, Role
-from ts358.table.texts import MESSAGES, Translator, card_text, game_name, role_name, t
+from ts358.table.texts import MESSAGES, RANK_LETTERS, Translator, card_text, game_name, role_name, t
 from ts358.view import DecisionKind, SeatView
 
 __all__ = [
@@ -59,6 +59,8 @@ _PAGE_TEXTS = (
     "stats.",
     "short.",
     "seat.",
+    "table.",
+    "lang.",
 )
 
 
@@ -85,7 +87,7 @@ class TableInfo:
     """What a seat's state shows besides its view: all of it known to the whole table.
 
     Attributes:
-        names: display names by seat, as this seat sees them (itself "You").
+        names: display names by seat, the same for every seat.
         humans: the seats played by people.
         connected: the human seats with a browser connected now.
         length: deals in the match.
@@ -224,7 +226,10 @@ def _status(view: SeatView | None, info: TableInfo, phase: str, seat: int) -> st
     if phase == "finished":
         return t("web.finished", lang)
     if phase == "summary":
-        return t("web.waiting_next", lang) if seat not in info.waiting else ""
+        if seat in info.waiting:
+            return ""
+        others = [info.names[s] for s in sorted(info.waiting)]
+        return t("web.waiting", lang, name=", ".join(others)) if others else ""
     assert view is not None
     kind = view.kind
     if kind is DecisionKind.CHOOSE:
@@ -233,7 +238,7 @@ def _status(view: SeatView | None, info: TableInfo, phase: str, seat: int) -> st
         name = info.names[view.give_to if view.give_to is not None else seat]
         return t("prompt.give", lang, name=name, left=view.gives_left)
     if kind is DecisionKind.RETURN:
-        received = card_text(view.received, True) if view.received is not None else "?"
+        received = card_text(view.received, True, lang) if view.received is not None else "?"
         return t("prompt.return", lang, card=received)
     if kind is DecisionKind.DISCARD:
         return t("web.discard_pick", lang, count=0)
@@ -267,6 +272,7 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
         "totals": list(info.totals),
         "summary": _summary(info) if phase in ("summary", "finished") else None,
         "ready": seat not in info.waiting,
+        "waiting": sorted(info.waiting),
         "status": _status(view, info, phase, seat),
     }
     if phase == "finished":
@@ -354,7 +360,16 @@ def welcome_message(seat: int, lang: str, links: Sequence[JSON] = ()) -> JSON:
     other human seats."""
     table = MESSAGES[lang]
     texts = {k: v for k, v in table.items() if k.startswith(_PAGE_TEXTS)}
-    return {"type": "welcome", "seat": seat, "lang": lang, "texts": texts, "links": list(links)}
+    # The ranks as the language writes them, by the engine's letter (T: 10, Q: D in Polish).
+    ranks = dict(zip("23456789TJQKA", RANK_LETTERS[lang]))
+    return {
+        "type": "welcome",
+        "seat": seat,
+        "lang": lang,
+        "texts": texts,
+        "ranks": ranks,
+        "links": list(links),
+    }
 
 
 def error_message(message: str) -> JSON:
@@ -375,7 +390,6 @@ def _answer(answer: Answer, lang: str) -> JSON:
 def advice_message(deal: int, advice: Advice[Answer], lang: str) -> JSON:
     """A hint (``type: hint``): the options best first with their expected deal scores (None
     where nothing was valued), the title and what the scores rest on."""
-    best = advice.options[0][1]
     return {
         "type": "hint",
         "deal": deal,
@@ -384,8 +398,8 @@ def advice_message(deal: int, advice: Advice[Answer], lang: str) -> JSON:
         "title": Translator(lang).advice_title(advice),
         "note": Translator(lang).advice_note(advice),
         "options": [
-            {**_answer(answer, lang), "score": score, "best": score == best}
-            for answer, score in advice.options
+            {**_answer(answer, lang), "score": score, "best": marked}
+            for (answer, score), marked in zip(advice.options, advice.best_marks)
         ],
     }
 
@@ -436,9 +450,9 @@ def review_message(review: DealReview, seat: int, names: Sequence[str], lang: st
                     "analysis.alt",
                     lang,
                     number=r.trick,
-                    card=card_text(r.card, True),
+                    card=card_text(r.card, True, lang),
                     score=f"{r.score:+d}",
-                    best=" ".join(card_text(c, True) for c in r.best),
+                    best=" ".join(card_text(c, True, lang) for c in r.best),
                     best_score=f"{r.best_score:+d}",
                 ),
             }

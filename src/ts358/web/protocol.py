@@ -29,6 +29,7 @@ __all__ = [
     "Give",
     "Hint",
     "Join",
+    "Name",
     "Next",
     "Pace",
     "Play",
@@ -54,9 +55,11 @@ class ProtocolError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Join:
-    """The first message of a connection: the seat's token."""
+    """The first message of a connection: the seat's token, and the person's name if they
+    gave one."""
 
     token: str
+    name: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,8 +121,15 @@ class Pace:
     seconds: float
 
 
+@dataclasses.dataclass(frozen=True)
+class Name:
+    """This seat's person's name (checked by the table: 1-40 printable characters)."""
+
+    name: str
+
+
 Decision = Choose | Give | Stop | Return | Discard | Play
-Request = Join | Decision | Hint | Next | Refresh | Pace
+Request = Join | Decision | Hint | Next | Refresh | Pace | Name
 
 _KEYS: dict[str, tuple[str, ...]] = {
     "join": ("token",),
@@ -133,7 +143,10 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "next": (),
     "state": (),
     "pace": ("seconds",),
+    "name": ("name",),
 }
+_OPTIONAL: dict[str, tuple[str, ...]] = {"join": ("name",)}
+MAX_NAME_TEXT = 200  # what a name message may carry before the table checks the name
 
 
 def _card(value: Any) -> Card:
@@ -162,13 +175,21 @@ def _read(text: str | bytes) -> dict[str, Any]:
     return data
 
 
+def _name(kind: str, value: object) -> str | None:
+    if value is None and kind == "join":
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME_TEXT:
+        raise ProtocolError(f"{kind}: a name is text of 1-40 characters, not {quote(value)}")
+    return value
+
+
 def parse_request(text: str | bytes) -> Request:
     """The request in one message; ProtocolError (one line) if it is not one."""
     data = _read(text)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise ProtocolError(f"unknown type {quote(kind)} (one of {', '.join(_KEYS)})")
-    extra = sorted(set(data) - {"type", *_KEYS[kind]})
+    extra = sorted(set(data) - {"type", *_KEYS[kind], *_OPTIONAL.get(kind, ())})
     if extra:
         raise ProtocolError(f"{kind}: unknown key {quote(extra[0])}")
     missing = [k for k in _KEYS[kind] if k not in data]
@@ -178,7 +199,11 @@ def parse_request(text: str | bytes) -> Request:
         token = data["token"]
         if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
             raise ProtocolError(f"join: the token is text of 1-{MAX_TOKEN} characters")
-        return Join(token)
+        return Join(token, _name(kind, data.get("name")))
+    if kind == "name":
+        name = _name(kind, data["name"])
+        assert name is not None
+        return Name(name)
     if kind == "choose":
         game = data["game"]
         labels = ", ".join(c.label for c in Contract)

@@ -20,16 +20,18 @@ from typing import Any
 from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
 from ts358.deal import Answer, DealResult, Pending
+from ts358.match import check_name
 from ts358.players.base import Player
 from ts358.refusal import Refusal
 from ts358.table import table as core
 from ts358.table.saves import SavedMatch, SaveLock
+from ts358.table.seats import ENGINE_NAMES
 from ts358.table.texts import Translator
 from ts358.view import SeatView
 from ts358.web.messages import TableInfo, deal_scores, seat_state
 from ts358.web.protocol import Choose, Decision, Discard, Give, Play, Return, Stop
 
-__all__ = ["DecisionRefused", "Table"]
+__all__ = ["DecisionRefused", "Table", "default_names"]
 
 _log = logging.getLogger("ts358.web")
 _TABLE_REASONS = {
@@ -37,6 +39,20 @@ _TABLE_REASONS = {
     core.TableReason.BETWEEN_DEALS: "web.between_deals",
     core.TableReason.NOT_YOUR_TURN: "web.not_your_turn",
 }
+
+
+def default_names(
+    tr: Translator, host: int, humans: Iterable[int], host_name: str | None = None
+) -> tuple[str, str, str]:
+    """Seat names before the people give theirs: the host's ``host_name``, each other
+    person "Player N", and each computer player the name it has on the host's left or
+    right (Ben and Tom in English), the same in every browser."""
+    people = set(humans)
+    seen = tr.seat_names(host)
+    names = [(seen[s] if s not in people else tr("web.player", number=s + 1)) for s in range(3)]
+    if host_name:
+        names[host] = host_name
+    return (names[0], names[1], names[2])
 
 
 class DecisionRefused(ValueError):
@@ -74,6 +90,8 @@ class Table(core.Table):
         super().__init__(saved, save_path, humans, lock=lock, stats=stats, opponents=opponents)
         self.lang = saved.settings.lang or "en"
         self.tr = Translator(self.lang)
+        if self.match.names == ENGINE_NAMES:  # a match started at the terminal, or before names
+            self.match.names = default_names(self.tr, self.host, self.humans)
         # 24 random bytes: 32 characters that can't be guessed, one per human seat.
         self.tokens = {seat: secrets.token_urlsafe(24) for seat in sorted(self.humans)}
         self.connected: set[int] = set()
@@ -87,6 +105,28 @@ class Table(core.Table):
             if secrets.compare_digest(mine.encode(), token.encode()):
                 found = seat
         return found
+
+    @property
+    def names(self) -> tuple[str, str, str]:
+        """Each seat's name, the same in every browser (the match's names, in the save)."""
+        return self.match.names
+
+    def set_name(self, seat: int, name: str) -> None:
+        """Name person ``seat`` (what they typed, trimmed); DecisionRefused (one line) for a
+        name that is not 1-40 printable characters. The save is written now."""
+        if seat not in self.humans:
+            raise DecisionRefused("only a person's seat has a name to set")
+        name = " ".join(name.split())
+        try:
+            check_name(name)
+        except ValueError as exc:
+            raise DecisionRefused(str(exc)) from None
+        if name != self.match.names[seat]:
+            names = list(self.match.names)
+            names[seat] = name
+            self.match.names = (names[0], names[1], names[2])
+            self._written = -1
+            self.keep()
 
     def remote_bots(self) -> dict[int, RemoteBot]:
         """The seats played by bots on other computers, by seat."""
@@ -108,7 +148,7 @@ class Table(core.Table):
     def bot_links(self, base_url: str) -> list[dict[str, Any]]:
         """What a bot on another computer needs to take its seat: the WebSocket to open and
         the token to join with (docs/bots.md#remote-bots)."""
-        names = self.tr.seat_names(self.host)
+        names = self.names
         socket = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/bot"
         return [
             {"seat": seat, "name": names[seat], "url": socket, "token": bot.token}
@@ -118,7 +158,7 @@ class Table(core.Table):
     def links(self, base_url: str) -> list[dict[str, Any]]:
         """The links of the human seats other than the host's, each carrying its token (in
         the fragment, which browsers do not send to the server or in a Referer)."""
-        names = self.tr.seat_names(self.host)
+        names = self.names
         return [
             {"seat": seat, "name": names[seat], "url": f"{base_url}/#seat={token}"}
             for seat, token in self.tokens.items()
@@ -129,7 +169,7 @@ class Table(core.Table):
         """The state message of ``seat`` (:func:`ts358.web.messages.seat_state`)."""
         match = self.match
         info = TableInfo(
-            names=self.tr.seat_names(seat),
+            names=self.names,
             humans=self.humans,
             connected=frozenset(self.connected),
             length=match.rules.length,
@@ -175,8 +215,7 @@ class Table(core.Table):
         """What the table is to be told of computer seat ``seat``'s bot since it was last
         asked: its faults, each one line in the table's language (none for ts358's own
         players)."""
-        name = self.tr.seat_names(self.host)[seat]
-        return [self.tr.fault(name, f) for f in self.new_faults(seat)]
+        return [self.tr.fault(self.names[seat], f) for f in self.new_faults(seat)]
 
     def decide_request(self, seat: int, decision: Decision) -> DealResult | None:
         """Make ``seat``'s decision: checked against its view (DecisionRefused, translated,

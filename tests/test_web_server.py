@@ -444,3 +444,70 @@ def test_hint_when_nothing_is_asked_is_refused(client):
     while (message := receive(socket))["type"] == "state":
         assert message["decision"] is None
     assert message == {"type": "error", "message": "it is not your turn"}
+
+
+# ---------------------------------------------------------------------- names, saves, texts
+
+
+def test_every_seat_sees_the_same_names(client, lobby, home):
+    seated = new_table(client, deals=3, humans=3, seed=4, analysis=False, name="  Ala  Kot ")
+    tokens = [seated["token"]] + [link["url"].split("#seat=")[1] for link in seated["links"]]
+    assert [link["name"] for link in seated["links"]] == ["Player 2", "Player 3"]
+    first = join(client, tokens[0])
+    with client.websocket_connect("/ws") as second:
+        send(second, {"type": "join", "token": tokens[1], "name": "Bolek"})
+        assert receive(second)["type"] == "welcome"
+        with client.websocket_connect("/ws") as third:
+            send(third, {"type": "join", "token": tokens[2]})
+            receive(third)
+            send(third, {"type": "name", "name": "Lolek"})
+            state = receive(third)
+            while [s["name"] for s in state["seats"]][2] != "Lolek":
+                state = receive(third)
+            for socket in (first, second):
+                seen = receive(socket)
+                while [s["name"] for s in seen["seats"]] != ["Ala Kot", "Bolek", "Lolek"]:
+                    seen = receive(socket)
+            # A name that can't be printed is refused in one line; the seat keeps its name.
+            for bad in ("x" * 41, "a\u202eb", "\n"):
+                send(third, {"type": "name", "name": bad})
+                refused = receive(third)
+                assert refused["type"] == "error" and "\n" not in refused["message"], refused
+            send(third, {"type": "name", "name": 5})
+            assert receive(third)["type"] == "error"
+    (path,) = lobby.tables
+    # The names are the save's, which resumes with them (in the terminal too).
+    assert read_save(path).match.names == ("Ala Kot", "Bolek", "Lolek")
+
+
+def test_a_host_name_that_can_not_be_printed_is_refused_at_the_start(client):
+    for bad in ("", "x" * 41, "a\u202eb", 7):
+        answer_ = client.post("/api/tables", json={"name": bad})
+        assert answer_.status_code == 400 and "name" in answer_.json()["error"], answer_.text
+
+
+def test_a_saved_match_is_listed_by_its_names_and_can_be_deleted(client, lobby, home):
+    seated = new_table(client, deals=3, seed=2, analysis=False, name="Ala")
+    (path,) = lobby.tables
+    listed = client.get("/api/lobby").json()["saves"]
+    assert listed[0]["names"][0] == "Ala" and listed[0]["open"] is True
+    assert path.stem not in listed[0]["text"]  # a date and time, not the raw id
+    # Open at a table: not deleted.
+    refused = client.post("/api/delete", json={"id": path.stem})
+    assert refused.status_code == 400 and "open" in refused.json()["error"]
+    lobby.close_table(next(iter(lobby.tables.values())))
+    assert seated["token"]
+    done = client.post("/api/delete", json={"id": path.stem})
+    assert done.status_code == 200 and not path.exists()
+    assert client.get("/api/lobby").json()["saves"] == []
+    for bad in ({"id": "../x"}, {"id": path.stem}, {"x": 1}):
+        assert client.post("/api/delete", json=bad).status_code == 400
+
+
+def test_a_friend_s_page_gets_its_texts_and_card_letters(client):
+    polish = client.get("/api/texts?lang=pl").json()
+    assert polish["lang"] == "pl" and polish["texts"]["web.your_name"]
+    assert (
+        polish["ranks"]["Q"] == "D" and polish["ranks"]["J"] == "W" and polish["ranks"]["T"] == "10"
+    )
+    assert client.get("/api/texts?lang=xx").json()["lang"] in ("en", "pl", "cs")

@@ -51,6 +51,7 @@ test("a tap selects on a touch screen and plays at the second tap; a click plays
   assert.equal(tapAction("play", "AS", true, "KS", true), "select");
   assert.equal(tapAction("play", "2H", false, null, true), "explain");
   assert.equal(tapAction("discard", "2H", true, null, true), "pick");
+  assert.equal(tapAction("discard", "2H", false, null, false), "none");
   assert.equal(tapAction("choose", "2H", true, null, false), "none");
 });
 

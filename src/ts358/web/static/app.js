@@ -452,8 +452,8 @@ function clickCard(card, legal) {
     sendCard(kind, card);
     return;
   } else if (action === "explain") {
-    // The server says why, in the player's words (a card not allowed is refused).
-    send({ type: kind === "discard" ? "discard" : kind, ...(kind === "discard" ? { cards: [card, card, card, card] } : { card }) });
+    // A dimmed card: the server refuses it and says why, in the player's words.
+    send({ type: kind, card });
     return;
   } else {
     return;

@@ -85,7 +85,7 @@ export function fill(template, params, lang) {
 // on a touch screen the first tap selects it and a second tap on it (or the play button)
 // plays it, so that a finger brushing the fan plays nothing.
 export function tapAction(decision, card, legal, selected, touch) {
-  if (decision === "discard") return legal ? "pick" : "explain";
+  if (decision === "discard") return legal ? "pick" : "none";
   if (!["give", "return", "play"].includes(decision)) return "none";
   if (!legal) return "explain";
   if (!touch || selected === card) return "send";

@@ -38,25 +38,28 @@ def main() -> None:
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     starts: list[float] = []
     tables: list[float] = []
-    with tempfile.TemporaryDirectory() as home, live_server(Path(home) / "saves") as server:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium)
-            for _ in range(args.runs):
-                context = browser.new_context(
-                    viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-                )
-                page = context.new_page()
-                begin = time.perf_counter()
-                page.goto(server.url + "/")
-                page.wait_for_selector('[data-action="new-match"]')
-                starts.append((time.perf_counter() - begin) * 1000)
-                page.fill('input[name="pace"]', "0")
-                begin = time.perf_counter()
-                page.click('[data-action="new-match"]')
-                page.wait_for_function(READY, polling=10)
-                tables.append((time.perf_counter() - begin) * 1000)
-                context.close()
-            browser.close()
+    with (
+        tempfile.TemporaryDirectory() as home,
+        live_server(Path(home) / "saves") as server,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=chromium)
+        for _ in range(args.runs):
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+            )
+            page = context.new_page()
+            begin = time.perf_counter()
+            page.goto(server.url + "/")
+            page.wait_for_selector('[data-action="new-match"]')
+            starts.append((time.perf_counter() - begin) * 1000)
+            page.fill('input[name="pace"]', "0")
+            begin = time.perf_counter()
+            page.click('[data-action="new-match"]')
+            page.wait_for_function(READY, polling=10)
+            tables.append((time.perf_counter() - begin) * 1000)
+            context.close()
+        browser.close()
     data = {
         "viewport": "390x844, touch",
         "runs": args.runs,

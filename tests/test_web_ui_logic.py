@@ -19,8 +19,6 @@ def test_the_page_logic_passes_its_unit_tests():
         if os.environ.get("CI"):
             pytest.fail("node is needed for the page's unit tests (.ci/run installs it)")
         pytest.skip("node is not installed")
-    done = subprocess.run(
-        [node, "--test", str(TESTS)], capture_output=True, text=True, timeout=120
-    )
+    done = subprocess.run([node, "--test", str(TESTS)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# fail 0" in done.stdout and "# pass " in done.stdout

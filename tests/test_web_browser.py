@@ -193,8 +193,14 @@ def test_one_deal_played_by_clicking(browser, server, console, shots):
     tricks = [seats.nth(i).locator("[data-tricks]").inner_text() for i in range(3)]
     assert all("/" in x or "at most" in x for x in tricks), tricks
     assert sum(int(x.split("/")[0].split(",")[0]) for x in tricks) == 16
-    # The double-dummy review arrives as a chart with the costly cards.
+    # The double-dummy review arrives as a chart with the costly cards, and nothing moves:
+    # the seat box and Next deal stay where they were, on the screen.
+    page.wait_for_selector('[data-action="next"]')
+    before = [page.locator(s).bounding_box() for s in ('[data-seat="0"]', '[data-action="next"]')]
     page.wait_for_selector('[data-panel="summary"] svg.chart', timeout=40_000)
+    after = [page.locator(s).bounding_box() for s in ('[data-seat="0"]', '[data-action="next"]')]
+    assert [b["y"] for b in before] == [a["y"] for a in after]
+    assert after[1]["y"] + after[1]["height"] <= 680
     page.screenshot(path=str(shots / "review.png"))
 
 

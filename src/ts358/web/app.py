@@ -523,7 +523,12 @@ def create_app(
                 await room.send(seat, error_message(str(exc)))
         links = table.links(base_url) if seat == table.host else []
         analysis = table.saved.settings.analysis
-        await room.send(seat, {**welcome_message(seat, table.lang, links), "analysis": analysis})
+        welcome = {**welcome_message(seat, table.lang, links), "analysis": analysis}
+        if seat == table.host and table.save_path is not None:
+            # The host's page links each finished deal to the analysis board (served to
+            # this computer only, finished deals only: docs/web.md).
+            welcome["save"] = table.save_path.stem
+        await room.send(seat, welcome)
         await room.broadcast()
         if table.waiting and (review := room.review_for(seat)):
             await room.send(seat, review)

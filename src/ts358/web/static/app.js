@@ -232,7 +232,7 @@ async function remove(id) {
 
 const table = {
   socket: null, token: null, seat: null, state: null, hint: null, review: null,
-  links: [], bots: [], error: "", picked: new Set(), selected: null, showLast: false,
+  links: [], bots: [], save: null, error: "", picked: new Set(), selected: null, showLast: false,
   showTalon: false, analysis: true, retry: 0, closed: false, onTable: new Set(),
 };
 
@@ -290,6 +290,7 @@ function receive(message) {
     learn(message);
     table.seat = message.seat;
     table.analysis = message.analysis !== false;
+    table.save = message.save || null;
     if (message.links.length) table.links = message.links;
     return;
   }
@@ -603,8 +604,8 @@ function summaryPanel(state) {
       h("p", {}, review.summary),
       review.all_best ? h("p", {}, review.all_best) : null,
       h("ul", { class: "mistakes" }, review.mistakes.map((m) => h("li", {}, m.text))),
-      h("p", {}, h("a", { href: `/analysis#deal=${summary.deal}&seat=${state.seat}&token=${table.token}`,
-        "data-action": "analyse-deal", target: "_blank", rel: "noopener" }, T("web.analysis_board")))]
+      table.save ? h("p", {}, h("a", { href: `/analysis#save=${table.save}&deal=${summary.deal}`,
+        "data-action": "analyse-deal", target: "_blank", rel: "noopener" }, T("web.analysis_board"))) : null]
       .filter((part) => part !== null));
   } else if (table.analysis && state.phase === "summary") {
     panel.append(h("p", { class: "note" }, T("web.analysing")));

@@ -159,7 +159,7 @@ function statistics(stats) {
     section.append(h("p", {}, T("stats.none")));
     return section;
   }
-  section.append(h("div", { class: "scroll" }, h("table", {},
+  section.append(h("div", { class: "scroll", tabindex: 0 }, h("table", {},
     h("tr", {}, [T("stats.played"), T("stats.won"), T("stats.win_rate"), T("stats.avg_total"),
       T("stats.best_total")].map((x) => h("th", {}, x))),
     h("tr", {}, [stats.played, stats.won, Math.round(stats.win_rate * 100) + "%",
@@ -167,7 +167,7 @@ function statistics(stats) {
   section.append(h("h3", {}, T("stats.leaderboard")));
   if (!stats.leaderboard.length) section.append(h("p", {}, T("stats.no_wins")));
   else {
-    section.append(h("div", { class: "scroll" }, h("table", { class: "leaderboard" },
+    section.append(h("div", { class: "scroll", tabindex: 0 }, h("table", { class: "leaderboard" },
       h("tr", {}, [T("stats.rank"), T("stats.result"), T("stats.date"), T("stats.level"),
         T("stats.deals")].map((x) => h("th", {}, x))),
       stats.leaderboard.map((e, i) => h("tr", {},
@@ -505,7 +505,7 @@ function statusLine(state) {
 function scoreSheet(state) {
   const names = state.seats.map((s) => s.name);
   return h("section", { class: "panel score-sheet", "data-panel": "score" }, h("h3", {}, T("web.score")),
-    h("div", { class: "scroll" }, h("table", {},
+    h("div", { class: "scroll", tabindex: 0 }, h("table", {},
       h("tr", {}, h("th", {}, T("score.deal")), h("th", {}, T("score.game")),
         names.map((n) => h("th", {}, n))),
       state.score_sheet.map((r) => h("tr", {}, h("td", {}, r.deal),
@@ -590,7 +590,7 @@ function summaryPanel(state) {
   const names = state.seats.map((s) => s.name);
   const panel = h("section", { class: "panel summary", "data-panel": "summary" },
     h("h3", {}, summary.title),
-    h("div", { class: "scroll" }, h("table", {},
+    h("div", { class: "scroll", tabindex: 0 }, h("table", {},
       h("tr", {}, ["col.player", "col.role", "col.tricks", "col.score", "col.total"]
         .map((k) => h("th", {}, T(k)))),
       summary.rows.map((r) => h("tr", {}, h("td", {}, names[r.seat]), h("td", {}, r.role_name),

@@ -195,12 +195,22 @@ def test_one_deal_played_by_clicking(browser, server, console, shots):
     assert sum(int(x.split("/")[0].split(",")[0]) for x in tricks) == 16
     # The double-dummy review arrives as a chart with the costly cards, and nothing moves:
     # the seat box and Next deal stay where they were, on the screen.
-    page.wait_for_selector('[data-action="next"]')
-    before = [page.locator(s).bounding_box() for s in ('[data-seat="0"]', '[data-action="next"]')]
+    def places() -> list[float]:
+        found = []
+        for selector in ('[data-seat="0"]', '[data-action="next"]'):
+            box = None
+            for _ in range(50):  # the page redraws on every message: a box may be gone
+                box = page.wait_for_selector(selector, state="visible").bounding_box()
+                if box is not None:
+                    break
+            assert box is not None
+            found.append(box["y"] + box["height"])
+        return found
+
+    before = places()
     page.wait_for_selector('[data-panel="summary"] svg.chart', timeout=40_000)
-    after = [page.locator(s).bounding_box() for s in ('[data-seat="0"]', '[data-action="next"]')]
-    assert [b["y"] for b in before] == [a["y"] for a in after]
-    assert after[1]["y"] + after[1]["height"] <= 680
+    after = places()
+    assert before == after and after[1] <= 680
     page.screenshot(path=str(shots / "review.png"))
 
 

@@ -49,6 +49,7 @@ from ts358.rules import MATCH_LENGTHS, VoidRule
 from ts358.table.saves import WriteError
 from ts358.table.texts import LANGUAGES, detect_language, t
 from ts358.view import SeatView
+from ts358.web.analysis import AnalysisService
 from ts358.web.lobby import Lobby, LobbyError, MatchOptions
 from ts358.web.messages import advice_message, error_message, review_message, welcome_message
 from ts358.web.protocol import (
@@ -362,6 +363,7 @@ def create_app(
     page_lang = lang or detect_language()
     pools = workers or Workers()
     rooms: dict[Table, Room] = {}
+    boards = AnalysisService(lobby.folder)  # the analysis board's searches, on its own threads
 
     def room_of(table: Table) -> Room:
         if table not in rooms:
@@ -539,6 +541,19 @@ def create_app(
             if room.leave(seat, socket):
                 await room.broadcast()
 
+    async def analysis_page(request: Request) -> Response:
+        return FileResponse(STATIC / "analysis.html", headers={"Cache-Control": "no-store"})
+
+    async def analysis_socket(socket: WebSocket) -> None:
+        """The analysis board (ts358.web.analysis); saved matches for this computer only."""
+        if foreign(socket):
+            await socket.close(code=4003)
+            return
+        await socket.accept()
+        local = _loopback(socket) and named_host(socket.headers.get("host"))  # type: ignore[arg-type]
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await boards.serve(socket, local)
+
     async def sweeping() -> None:
         while True:
             await asyncio.sleep(sweep_seconds)
@@ -569,6 +584,8 @@ def create_app(
             Route("/api/delete", host_only(delete), methods=["POST"]),
             WebSocketRoute("/ws", seat_socket),
             WebSocketRoute("/bot", bot_socket),
+            Route("/analysis", analysis_page),
+            WebSocketRoute("/analysis/ws", analysis_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -150,9 +150,13 @@ def confirm(page: Page, card) -> None:
     """Play (give, return) ``card``: a click with a mouse; on a touch screen a tap selects
     it and the play button confirms (docs/web.md: the hooks)."""
     card.click()
-    button = page.locator('[data-action="play"]')
-    if button.count() and button.is_enabled():
-        button.click()
+    # At once, in the page: a state arriving meanwhile may redraw it without the button.
+    page.evaluate(
+        """() => {
+          const play = document.querySelector('[data-action="play"]');
+          if (play && !play.disabled) play.click();
+        }"""
+    )
 
 
 def play(page: Page, until: set[str], shots: Path | None = None, prefix: str = "") -> set[str]:

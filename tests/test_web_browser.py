@@ -197,6 +197,7 @@ def test_one_deal_played_by_clicking(browser, server, console, shots):
     tricks = [seats.nth(i).locator("[data-tricks]").inner_text() for i in range(3)]
     assert all("/" in x or "at most" in x for x in tricks), tricks
     assert sum(int(x.split("/")[0].split(",")[0]) for x in tricks) == 16
+
     # The double-dummy review arrives as a chart with the costly cards, and nothing moves:
     # the seat box and Next deal stay where they were, on the screen.
     def places() -> list[float]:

@@ -616,6 +616,9 @@ class _Connection:
         self.cancel = threading.Event()
         self.task: asyncio.Task[None] | None = None
         self.solver: Solver | None = None
+        # One search at a time on the connection's solver: a new one waits for the old
+        # one's thread, which the solver's stop flag ends at once.
+        self.solver_lock = threading.Lock()
         self.search_id = 0
         self.loop = asyncio.get_running_loop()
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -705,6 +708,8 @@ class _Connection:
     def stop_search(self) -> None:
         self.cancel.set()
         self.cancel = threading.Event()
+        if self.solver is not None:
+            self.solver.stop()
 
     def start(self, best: bool = False) -> None:
         """The board's new state, and a new search of its position (the old one stopped)."""
@@ -734,17 +739,20 @@ class _Connection:
                 _call_soon(loop, self._post, {**message, "search": sid}, cancel)
 
         def work() -> None:
-            if cancel.is_set():
-                raise Cancelled
-            if self.solver is None:
-                self.solver = new_solver()
-            at = position
-            if best:  # the best card, played, until the deal is over
-                while not at.is_over:
-                    card = best_card(at, self.solver, cancel)
-                    at = at.play(card)
-                    _call_soon(loop, self._advance, sid, card, cancel)
-            search(at, post, cancel=cancel, solver=self.solver)
+            with self.solver_lock:
+                if cancel.is_set():
+                    raise Cancelled
+                if self.solver is None:
+                    self.solver = new_solver()
+                solver = self.solver
+                solver.stop(False)
+                at = position
+                if best:  # the best card, played, until the deal is over
+                    while not at.is_over:
+                        card = best_card(at, solver, cancel)
+                        at = at.play(card)
+                        _call_soon(loop, self._advance, sid, card, cancel)
+                search(at, post, cancel=cancel, solver=solver)
 
         try:
             await self.service.pool.run(work)

@@ -2,26 +2,12 @@
 // positions, the deals, the edits) and its search; this page draws what it is sent and
 // sends what the user does, over the WebSocket /analysis/ws (docs/web.md, "The analysis
 // board"). URLs: /analysis#pos=<notation>, /analysis#save=<id>&deal=<n>.
+import { h } from "./dom.js";
 import { cardText, SUITS, isRed } from "./ui.js";
 
 const ROLES = ["chooser", "third", "dealer"];
 const CONTRACTS = ["spades", "hearts", "diamonds", "clubs", "no-trump", "no-tricks"];
 const $ = (selector) => document.querySelector(selector);
-
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (value === true) el.setAttribute(key, "");
-    else el.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
 
 const page = { board: null, values: null, search: 0, socket: null, queue: [], editing: false };
 

@@ -6,6 +6,7 @@ import {
   GAME_KEYS, SUITS, TRUMP_OF, cardText, decimal, fanLayout, fill, isRed, rankText,
   seatPosition, shownDeal, signed, standingRows, talonShown, tapAction, waitingFor,
 } from "./ui.js";
+import { h } from "./dom.js";
 
 let texts = {};
 let lang = "en";
@@ -31,22 +32,6 @@ function learn(message) {
 }
 
 const C = (card) => cardText(card, ranks());
-
-// h("div", {class: "x", "data-a": 1, onclick: f}, child, "text", ...)
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (value === true) el.setAttribute(key, "");
-    else el.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
 
 function gameMark(game) {
   return TRUMP_OF[game] ? SUITS[TRUMP_OF[game]] : texts["short." + game] || game;

@@ -181,12 +181,17 @@ def card_values(lang, symbols):
         "reason": "X",
         "what": tr("web.kind.play"),
         "asked": tr("web.kind.give"),
+        "role": tr("role.dealer"),
+        "scores": "0 / -3 / 3",
+        "value": "5 (0)",
+        "seconds": tr.decimal(1.5, 1),
+        "error": "X",
     }
 
 
 NUMBERS = (
     "number", "total", "deals", "taken", "limit", "last", "first", "place", "count",
-    "layouts", "solved", "bounded", "seed", "result",
+    "layouts", "solved", "bounded", "seed", "result", "deal", "step", "steps",
 )  # fmt: skip
 
 

@@ -12,11 +12,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from ts358.analysis.solve import solve
+from ts358.cards import Card
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.position import Position
 from ts358.record import match_record
-from ts358.rules import Rules
+from ts358.rules import Role, Rules
+from ts358.table.texts import card_text
 from ts358.web.analysis import Board, BoardError, Cancelled, read_position, search
 from ts358.web.app import create_app
 from ts358.web.lobby import Lobby
@@ -93,6 +95,18 @@ def test_board_steps_and_edits():
         board.edit({"op": "nonsense"})
 
 
+def test_board_reads_cards_typed_in_its_language():
+    board = Board(lang="pl")
+    board.open("hearts house Q.-.-.-/K.-.-.-/-.2.-.- chooser - 7/5/3")
+    board.play("D♠")  # the Polish queen
+    assert board.position.trick == (Card.parse("QS"),)
+    board.set_language("en")
+    with pytest.raises(BoardError, match="not a card"):
+        board.play("D♠")
+    with pytest.raises(BoardError, match="no language"):
+        board.set_language("de")
+
+
 def _record() -> str:
     match = Match(Rules(length=3), 5, ["A", "B", "C"])
     match.run([make_player("easy", s) for s in range(3)])
@@ -163,26 +177,59 @@ def test_socket_new_position_cancels_the_old_search(client):
 
 # ---------------------------------------------------------------------- the page
 
-from test_web_browser import CHROMIUM, browser, console, server  # noqa: E402, F401
+from test_web_browser import (  # noqa: E402
+    CHROMIUM,  # noqa: F401
+    SIZES,
+    browser,  # noqa: F401
+    console,  # noqa: F401
+    serious_violations,
+    server,  # noqa: F401
+    shots,  # noqa: F401
+)
 
 
 def _overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1366, 768)])
-def test_page_opens_plays_the_best_line_and_steps_back(browser, server, console, size):  # noqa: F811
+def _context(browser, width, height):  # noqa: F811
+    touch = width < 900
+    return browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_page_opens_plays_the_best_line_and_steps_back(browser, server, console, shots, size):  # noqa: F811
     position = _endgame(1, "hearts")
     exact = solve(position)
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context = _context(browser, *size)
     page = console.watch(context.new_page())
-    page.goto(f"{server}/analysis#pos={quote(str(position))}")
+    page.goto(f"{server}/analysis#pos={quote(str(position))}&lang=en")
     page.wait_for_selector('[data-search-status="exact"]')
     rows = page.locator("[data-value-card]")
     assert rows.count() == len(exact.moves)
     assert page.locator('[data-value-card][data-exact="true"]').count() == len(exact.moves)
     assert page.locator('[data-player-value][data-exact="true"]').count() == 3
+    best = {str(m.card) for m in exact.moves if m.best}
+    assert {
+        r.get_attribute("data-value-card")
+        for r in rows.all()
+        if r.get_attribute("data-best") == "true"
+    } == best
     assert _overflow(page) <= 0
+    page.click('[data-action="edit"]')
+    page.wait_for_selector('[data-edit="card"]')
+    # The redrawn board keeps the values found.
+    assert page.locator('[data-value-card][data-exact="true"]').count() == len(exact.moves)
+    for control in page.locator("button, select, input, a.button, summary").all():
+        if control.is_visible():
+            box = control.bounding_box()
+            assert box is not None and box["height"] >= 44, control.evaluate("e => e.outerHTML")
+    assert serious_violations(page) == []
+    if size in ((390, 844), (1366, 768)):
+        page.screenshot(path=str(shots / f"{'phone-' if size[0] < 900 else ''}analysis.png"))
+    page.click('[data-action="edit"]')
     page.click('[data-action="best-line"]')
     page.wait_for_selector('[data-step="12"]')
     assert page.locator("[data-move-card]").count() == 0
@@ -214,3 +261,61 @@ def test_board_opens_a_saves_finished_deals(tmp_path, client):
         ws.receive_text()
         ws.send_text(json.dumps({"type": "save", "id": "m1", "deal": 1}))
         assert "no saved matches" in _until(ws, "error")["error"]
+
+
+def test_page_steps_through_a_recorded_deal_in_polish(browser, server, console):  # noqa: F811
+    """A match record pasted, deal 2 chosen and stepped through card by card to four tricks
+    left, where every value is exact and the solver's; the page in Polish (its words, its
+    cards: 10 and D, never T or Q); a card typed the Polish way moved by editing."""
+    record = _record()
+    board = Board()
+    board.open_record(record)
+    board.choose_deal(2)
+    board.go(36)
+    assert board.position.tricks_left == 4 and not board.position.trick
+    exact = solve(board.position)
+    context = _context(browser, 390, 844)
+    page = console.watch(context.new_page())
+    page.goto(f"{server}/analysis#lang=pl")
+    page.wait_for_selector('[data-action="open"]:text("Otwórz")')
+    page.fill("#open-text", record)
+    page.click('[data-action="open"]')
+    page.wait_for_selector("[data-deal-select] option", state="attached")
+    page.select_option("[data-deal-select]", "2")
+    page.wait_for_function(
+        "() => document.querySelector('[data-deal-select]').value === '2'"
+        " && document.querySelector('[data-step=\"0\"]')"
+    )
+    for step in range(1, 37):
+        page.click('[data-action="forward"]')
+        page.wait_for_selector(f'[data-step="{step}"]')
+    page.wait_for_selector('[data-search-status="exact"]')
+    rows = {r.get_attribute("data-value-card"): r for r in page.locator("[data-value-card]").all()}
+    assert set(rows) == {str(m.card) for m in exact.moves}
+    for move in exact.moves:
+        assert rows[str(move.card)].get_attribute("data-exact") == "true"
+        value = rows[str(move.card)].locator("td").nth(1).text_content()
+        assert value.startswith(f"{move.tricks} (")
+    assert "Wstecz" in page.text_content('[data-action="back"]')
+    shown = " ".join(c.text_content() for c in page.locator("[data-held], [data-move-card]").all())
+    held = [c for hand in board.position.hands for c in hand]
+    for card in held:
+        assert card_text(card, True, "pl") in shown
+    assert not any(letter in shown for letter in "TQJ")
+    # Edit: a card typed as a Pole writes it, moved to another hand (a draft), then back.
+    card = held[0]
+    holder = next(r.label for r in Role if card in board.position.hands[r])
+    other = "dealer" if holder != "dealer" else "chooser"
+    page.click('[data-action="edit"]')
+    page.fill('[data-edit="card"]', card_text(card, True, "pl"))
+    page.select_option('[data-edit="to"]', other)
+    page.click('[data-action="move-card"]')
+    page.wait_for_selector("[data-draft-error]")
+    page.fill('[data-edit="card"]', card_text(card, False, "pl"))
+    page.select_option('[data-edit="to"]', holder)
+    page.click('[data-action="move-card"]')
+    page.wait_for_selector('[data-search-status="exact"]')
+    assert page.locator("[data-draft-error]").count() == 0
+    assert page.text_content("[data-error]") == ""
+    assert _overflow(page) <= 0
+    context.close()

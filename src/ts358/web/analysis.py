@@ -39,6 +39,7 @@ from ts358.position import IllegalPlay, Position, PositionError
 from ts358.record import RecordError, replay
 from ts358.rules import Contract, Role, VoidRule
 from ts358.table.saves import SaveError, read_save
+from ts358.table.texts import LANGUAGES, parse_card
 from ts358.web.workers import Busy, WorkPool
 
 __all__ = [
@@ -274,11 +275,11 @@ class _Draft:
         )
 
 
-def _card(text: Any) -> Card:
+def _card(text: Any, lang: str = "en") -> Card:
     if not isinstance(text, str):
         raise BoardError(f"not a card: {quote(text)}")
     try:
-        return Card.parse(text)
+        return parse_card(text, lang)
     except NotationError as exc:
         raise BoardError(_one_line(exc)) from None
 
@@ -296,12 +297,16 @@ class Board:
     a position and the cards played from it), where it stands on it, the deals of the match
     opened, and a position being edited.
 
-    ``saves`` is the folder of the saved matches :meth:`open_save` may open (None: none).
-    Every method refuses with a one-line :class:`BoardError` and leaves the board as it was.
+    ``saves`` is the folder of the saved matches :meth:`open_save` may open (None: none);
+    ``lang`` the language cards are typed in (:func:`ts358.table.texts.parse_card`: the
+    Polish queen D, ten 10), besides the engine's notation. Every method refuses with a
+    one-line :class:`BoardError` and leaves the board as it was.
     """
 
-    def __init__(self, saves: Path | None = None) -> None:
+    def __init__(self, saves: Path | None = None, lang: str = "en") -> None:
         self.saves = saves
+        self.lang = "en"
+        self.set_language(lang)
         self.line: list[Position] = []
         self.index = 0
         self.deals: list[DealResult] = []
@@ -309,6 +314,12 @@ class Board:
         self.deal = 0  # the deal shown (1-based), 0 for none
         self.draft: _Draft | None = None  # an edit that is not a position yet
         self.draft_error = ""
+
+    def set_language(self, lang: Any) -> None:
+        """Read typed cards in ``lang`` (en, pl or cs) from now on."""
+        if lang not in LANGUAGES:
+            raise BoardError(f"no language {quote(lang)} (write {', '.join(LANGUAGES)})")
+        self.lang = lang
 
     @property
     def position(self) -> Position | None:
@@ -409,7 +420,7 @@ class Board:
         """Play ``card`` for the player to move (the line after it is replaced unless it is
         the card played there)."""
         position = self._need()
-        chosen = _card(card)
+        chosen = _card(card, self.lang)
         try:
             after = position.play(chosen)
         except IllegalPlay as exc:
@@ -463,7 +474,7 @@ class Board:
         draft = dataclasses.replace(draft, hands=list(draft.hands), trick=list(draft.trick))
         op = request.get("op")
         if op == "move":
-            card, to = _card(request.get("card")), _role(request.get("to"))
+            card, to = _card(request.get("card"), self.lang), _role(request.get("to"))
             if card in draft.trick:
                 self._untrick(draft)
             holder = next((r for r in Role if card in draft.hands[r]), None)
@@ -493,7 +504,7 @@ class Board:
             listed = request.get("cards")
             if not isinstance(listed, list) or len(listed) > 2:
                 raise BoardError("a trick in progress holds at most two cards")
-            chosen = [_card(c) for c in listed]
+            chosen = [_card(c, self.lang) for c in listed]
             self._untrick(draft)
             self._trick(draft, chosen)
         else:
@@ -594,11 +605,12 @@ class AnalysisService:
         self.saves = saves
         self.pool = WorkPool("analysis", threads, capacity=capacity)
 
-    async def serve(self, socket: Any, local: bool) -> None:
+    async def serve(self, socket: Any, local: bool, lang: str = "en") -> None:
         """One board over ``socket`` (accepted already) until it closes: requests read
         and answered, one search at a time, each new position stopping the last search.
-        ``local``: the page is this computer's (saved matches may be opened)."""
-        board = Board(self.saves if local else None)
+        ``local``: the page is this computer's (saved matches may be opened); ``lang``:
+        the language its cards are typed in."""
+        board = Board(self.saves if local else None, lang)
         connection = _Connection(self, socket, board)
         try:
             await connection.run()
@@ -698,10 +710,13 @@ class _Connection:
         elif kind == "stop":
             self.stop_search()
             return
+        elif kind == "lang":
+            board.set_language(request.get("lang"))
+            return
         else:
             raise BoardError(
                 f"bad message: no request {quote(kind)} "
-                "(open, record, save, deal, play, back, forward, go, edit, best-line, stop)"
+                "(open, record, save, deal, play, back, forward, go, edit, best-line, stop, lang)"
             )
         self.start()
 

@@ -552,7 +552,8 @@ def create_app(
         await socket.accept()
         local = _loopback(socket) and named_host(socket.headers.get("host"))  # type: ignore[arg-type]
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await boards.serve(socket, local)
+            lang = socket.query_params.get("lang", page_lang)
+            await boards.serve(socket, local, lang if lang in LANGUAGES else page_lang)
 
     async def sweeping() -> None:
         while True:

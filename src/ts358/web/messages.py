@@ -53,6 +53,7 @@ _PAGE_TEXTS = (
     "game.",
     "role.",
     "rules.",
+    "board.",
     "level.",
     "col.",
     "score.",

@@ -1,15 +1,44 @@
 // ts358 serve: the analysis board (/analysis). The server owns the board (the line of
 // positions, the deals, the edits) and its search; this page draws what it is sent and
 // sends what the user does, over the WebSocket /analysis/ws (docs/web.md, "The analysis
-// board"). URLs: /analysis#pos=<notation>, /analysis#save=<id>&deal=<n>.
+// board"). URLs: /analysis#pos=<notation>, /analysis#save=<id>&deal=<n>, either with
+// &lang=<en|pl|cs>; without one, the language the start page or the table last used here.
 import { h } from "./dom.js";
-import { cardText, SUITS, isRed } from "./ui.js";
+import { cardText, decimal, fill, SUITS, isRed } from "./ui.js";
 
 const ROLES = ["chooser", "third", "dealer"];
 const CONTRACTS = ["spades", "hearts", "diamonds", "clubs", "no-trump", "no-tricks"];
 const $ = (selector) => document.querySelector(selector);
 
+const LANG_KEY = "ts358.lang";
 const page = { board: null, values: null, search: 0, socket: null, queue: [], editing: false };
+const words = { texts: {}, lang: "en", ranks: {} };
+
+function T(key, params) {
+  return fill(words.texts[key] || key, params, words.lang);
+}
+
+const C = (card) => cardText(card, words.ranks);
+const roleName = (role) => T(`role.${role}`);
+
+// The language asked for: the link's, else the one last used on this computer's pages.
+function chosenLang() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return params.get("lang") || localStorage.getItem(LANG_KEY) || "";
+}
+
+async function learnTexts(lang) {
+  const response = await fetch("/api/texts" + (lang ? `?lang=${encodeURIComponent(lang)}` : ""));
+  const message = await response.json();
+  words.texts = message.texts;
+  words.lang = message.lang;
+  words.ranks = message.ranks || {};
+  document.documentElement.lang = words.lang;
+  document.title = `ts358: ${T("web.analysis_board")}`;
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = T(el.dataset.text);
+  const select = $("[data-board-lang]");
+  select.replaceChildren(...["en", "pl", "cs"].map((l) => h("option", { value: l, selected: l === words.lang }, T(`lang.${l}`))));
+}
 
 function send(message) {
   if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
@@ -22,7 +51,7 @@ function showError(text) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/analysis/ws`);
+  const socket = new WebSocket(`${scheme}://${location.host}/analysis/ws?lang=${words.lang}`);
   page.socket = socket;
   socket.addEventListener("open", () => {
     for (const message of page.queue.splice(0)) socket.send(JSON.stringify(message));
@@ -30,7 +59,7 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     document.body.dataset.closed = "true";
-    showError("The connection to the server closed: reload the page.");
+    showError(T("board.closed"));
   });
 }
 
@@ -65,8 +94,8 @@ function receive(message) {
 
 function cardEl(card, attrs = {}, ...extra) {
   return h(attrs.onclick ? "button" : "span",
-    { class: `card${isRed(card) ? " red" : ""}`, "aria-label": cardText(card), ...attrs },
-    cardText(card), ...extra);
+    { class: `card${isRed(card) ? " red" : ""}`, "aria-label": C(card), ...attrs },
+    C(card), ...extra);
 }
 
 function valueText(row) {
@@ -82,20 +111,20 @@ function draw() {
   if (b && b.deals && b.deals.length) {
     const select = $("[data-deal-select]");
     select.replaceChildren(...b.deals.map((d) => h("option", { value: d.deal, selected: d.deal === b.deal },
-      `Deal ${d.deal}: ${d.game}, scores ${d.scores.join(" / ")}`)));
+      T("board.deal_option", { deal: d.deal, game: T(`game.${d.game}`), scores: d.scores.join(" / ") }))));
   }
   if (!b || b.empty) {
-    root.append(h("p", { class: "status" }, "Open a position or a match record."));
+    root.append(h("p", { class: "status" }, T("board.empty")));
     $("#edit").hidden = true;
     return;
   }
   const legal = new Set(b.legal || []);
-  root.append(h("h2", {}, `${b.contract} (${b.rules} rules)`,
-    b.over ? " · the deal is over" : b.to_move ? ` · ${b.to_move} to play` : ""));
-  if (b.draft) root.append(h("p", { class: "error", "data-draft-error": true }, `Not a position yet: ${b.draft_error}`));
-  const trick = h("div", { class: "trick", "data-trick": true, "aria-label": "Trick in progress" },
-    b.trick.length ? b.trick.map((t) => h("span", { class: "played" }, cardEl(t.card, { "data-trick-card": t.card }), t.role))
-      : h("span", { class: "status" }, `No trick in progress; ${b.leader} leads`));
+  root.append(h("h2", {}, T("board.heading", { game: T(`game.${b.contract}`), rules: T(`rules.${b.rules}`) }),
+    b.over ? ` · ${T("board.over")}` : b.to_move ? ` · ${T("board.to_play", { role: roleName(b.to_move) })}` : ""));
+  if (b.draft) root.append(h("p", { class: "error", "data-draft-error": true }, T("board.draft", { error: b.draft_error })));
+  const trick = h("div", { class: "trick", "data-trick": true, "aria-label": T("board.trick") },
+    b.trick.length ? b.trick.map((t) => h("span", { class: "played" }, cardEl(t.card, { "data-trick-card": t.card }), roleName(t.role)))
+      : h("span", { class: "status" }, T("board.no_trick", { role: roleName(b.leader) })));
   root.append(trick);
   const hands = h("div", { class: "hands" });
   for (const role of ROLES) {
@@ -104,29 +133,30 @@ function draw() {
       ? cardEl(card, { "data-move-card": card, onclick: () => send({ type: "play", card }) }, h("small", { "data-card-value": card }, "…"))
       : cardEl(card, { class: `card still${isRed(card) ? " red" : ""}`, "data-held": card }));
     hands.append(h("section", { class: `hand${toMove ? " to-move" : ""}`, "data-hand": role },
-      h("h2", {}, h("span", {}, role), h("span", {}, `tricks ${b.taken[role]}`),
-        h("span", { "data-player-value": role, "data-exact": "false" }, "value …")),
-      h("div", { class: "cards" }, cards.length ? cards : h("span", { class: "status" }, "no cards"))));
+      h("h2", {}, h("span", {}, roleName(role)), h("span", {}, T("board.tricks", { count: b.taken[role] })),
+        h("span", { "data-player-value": role, "data-exact": "false" }, T("board.value", { value: "…" }))),
+      h("div", { class: "cards" }, cards.length ? cards : h("span", { class: "status" }, T("board.no_cards")))));
   }
   root.append(hands);
   root.append(h("div", { class: "row" },
-    h("button", { "data-action": "back", disabled: b.step === 0, onclick: () => send({ type: "back" }) }, "◀ Back"),
-    h("button", { "data-action": "forward", disabled: b.step + 1 >= b.steps, onclick: () => send({ type: "forward" }) }, "Forward ▶"),
-    h("button", { class: "primary", "data-action": "best-line", disabled: !!b.over || b.draft, onclick: () => send({ type: "best-line" }) }, "Play the best line"),
-    h("button", { "data-action": "edit", "aria-pressed": page.editing ? "true" : "false", onclick: () => { page.editing = !page.editing; draw(); } }, "Edit"),
-    h("span", { class: "status", "data-step": b.step }, `step ${b.step + 1} of ${b.steps}`)));
+    h("button", { "data-action": "back", disabled: b.step === 0, onclick: () => send({ type: "back" }) }, `◀ ${T("board.back")}`),
+    h("button", { "data-action": "forward", disabled: b.step + 1 >= b.steps, onclick: () => send({ type: "forward" }) }, `${T("board.forward")} ▶`),
+    h("button", { class: "primary", "data-action": "best-line", disabled: !!b.over || b.draft, onclick: () => send({ type: "best-line" }) }, T("board.best_line")),
+    h("button", { "data-action": "edit", "aria-pressed": page.editing ? "true" : "false", onclick: () => { page.editing = !page.editing; draw(); } }, T("board.edit")),
+    h("span", { class: "status", "data-step": b.step }, T("board.step", { step: b.step + 1, steps: b.steps }))));
   root.append(h("table", { class: "values", "data-values": true },
-    h("thead", {}, h("tr", {}, h("th", {}, "Card"), h("th", {}, "Tricks (score)"))),
+    h("thead", {}, h("tr", {}, h("th", {}, T("board.card")), h("th", {}, T("board.tricks_score")))),
     h("tbody", {}, (b.legal || []).map((card) => h("tr", { "data-value-card": card, "data-exact": "false" },
-      h("td", {}, cardText(card)), h("td", { class: "inexact" }, "…"))))));
-  root.append(h("p", { class: "status", "data-search-status": "searching" }, b.over ? "" : "Solving…"));
+      h("td", {}, C(card)), h("td", { class: "inexact" }, "…"))))));
+  root.append(h("p", { class: "status", "data-search-status": "searching" }, b.over ? "" : T("board.solving")));
   if (!b.draft) {
     $("[data-export='notation']").value = b.notation;
     $("[data-export='toml']").value = b.toml;
     $("[data-action='link']").href = `/analysis#pos=${encodeURIComponent(b.notation)}`;
-    if (!b.deals.length) history.replaceState(null, "", `#pos=${encodeURIComponent(b.notation)}`);
+    if (!b.deals.length) history.replaceState(null, "", `#pos=${encodeURIComponent(b.notation)}&lang=${words.lang}`);
   }
   drawEdit();
+  if (page.values) drawValues();  // redrawn (the edit box, the language): values kept
 }
 
 function drawValues() {
@@ -138,7 +168,7 @@ function drawValues() {
       tr.dataset.best = String(row.best);
       const cell = tr.children[1];
       cell.className = row.exact ? "" : "inexact";
-      cell.textContent = valueText(row) + (row.exact ? " ✓" : "") + (row.best && row.exact ? " ← best" : "");
+      cell.textContent = valueText(row) + (row.exact ? " ✓" : "") + (row.best && row.exact ? ` ← ${T("board.best")}` : "");
     }
     const small = document.querySelector(`[data-card-value="${row.card}"]`);
     if (small) {
@@ -151,13 +181,14 @@ function drawValues() {
     const el = document.querySelector(`[data-player-value="${row.role}"]`);
     if (el) {
       el.dataset.exact = String(row.exact);
-      el.textContent = `value ${valueText(row)}${row.exact ? " ✓" : ""}`;
+      el.textContent = T("board.value", { value: valueText(row) + (row.exact ? " ✓" : "") });
     }
   }
   const status = document.querySelector("[data-search-status]");
   if (status) {
     status.dataset.searchStatus = v.exact ? "exact" : "searching";
-    status.textContent = v.exact ? `All values exact (${v.seconds} s)` : `Solving… ${v.seconds} s`;
+    const seconds = decimal(v.seconds, words.lang, 1);
+    status.textContent = T(v.exact ? "board.exact" : "board.solving_for", { seconds });
   }
 }
 
@@ -166,22 +197,22 @@ function drawEdit() {
   const b = page.board;
   box.hidden = !page.editing || !b || b.empty;
   if (box.hidden) return;
-  const select = (name, options, chosen) => h("select", { id: `edit-${name}`, "data-edit": name },
-    options.map((o) => h("option", { value: o, selected: o === chosen }, o)));
-  const moveCard = h("input", { id: "edit-card", "data-edit": "card", placeholder: "7H", autocomplete: "off" });
-  const moveTo = select("to", ROLES, "chooser");
-  const trick = h("input", { id: "edit-trick", "data-edit": "trick", placeholder: "7H,8H (empty: none)",
-    value: b.trick.map((t) => t.card).join(","), autocomplete: "off" });
-  box.replaceChildren(h("h2", {}, "Edit the position"), h("div", { class: "edit-grid" },
-    h("div", {}, h("label", { for: "edit-contract" }, "Contract"),
-      select("contract", CONTRACTS, b.contract)),
-    h("div", {}, h("label", { for: "edit-leader" }, "Who leads (or led the trick)"),
-      select("leader", ROLES, b.leader)),
-    h("div", {}, h("label", { for: "edit-card" }, "Move a card"), moveCard,
-      h("label", { for: "edit-to" }, "to"), moveTo,
-      h("button", { "data-action": "move-card", onclick: () => send({ type: "edit", op: "move", card: moveCard.value.trim(), to: moveTo.value }) }, "Move")),
-    h("div", {}, h("label", { for: "edit-trick" }, "Trick in progress"), trick,
-      h("button", { "data-action": "set-trick", onclick: () => send({ type: "edit", op: "trick", cards: trick.value.split(",").map((c) => c.trim()).filter(Boolean) }) }, "Set the trick"))));
+  const select = (name, options, chosen, label) => h("select", { id: `edit-${name}`, "data-edit": name },
+    options.map((o) => h("option", { value: o, selected: o === chosen }, label(o))));
+  const moveCard = h("input", { id: "edit-card", "data-edit": "card", placeholder: C("7H"), autocomplete: "off" });
+  const moveTo = select("to", ROLES, "chooser", roleName);
+  const trick = h("input", { id: "edit-trick", "data-edit": "trick", placeholder: T("board.trick_hint"),
+    value: b.trick.map((t) => C(t.card)).join(","), autocomplete: "off" });
+  box.replaceChildren(h("h2", {}, T("board.edit_title")), h("div", { class: "edit-grid" },
+    h("div", {}, h("label", { for: "edit-contract" }, T("board.game")),
+      select("contract", CONTRACTS, b.contract, (g) => T(`game.${g}`))),
+    h("div", {}, h("label", { for: "edit-leader" }, T("board.leader")),
+      select("leader", ROLES, b.leader, roleName)),
+    h("div", {}, h("label", { for: "edit-card" }, T("board.move_card")), moveCard,
+      h("label", { for: "edit-to" }, T("board.to")), moveTo,
+      h("button", { "data-action": "move-card", onclick: () => send({ type: "edit", op: "move", card: moveCard.value.trim(), to: moveTo.value }) }, T("board.move"))),
+    h("div", {}, h("label", { for: "edit-trick" }, T("board.trick")), trick,
+      h("button", { "data-action": "set-trick", onclick: () => send({ type: "edit", op: "trick", cards: trick.value.split(",").map((c) => c.trim()).filter(Boolean) }) }, T("board.set_trick")))));
   box.querySelector("[data-edit='contract']").addEventListener("change", (e) => send({ type: "edit", op: "contract", contract: e.target.value }));
   box.querySelector("[data-edit='leader']").addEventListener("change", (e) => send({ type: "edit", op: "leader", leader: e.target.value }));
 }
@@ -197,6 +228,14 @@ $("[data-action='upload']").addEventListener("change", async (event) => {
 });
 $("[data-deal-select]").addEventListener("change", (event) => send({ type: "deal", deal: parseInt(event.target.value, 10) }));
 window.addEventListener("hashchange", openFromHash);
+// Another language: the page's words, and the server reads typed cards in it.
+$("[data-board-lang]").addEventListener("change", async (event) => {
+  localStorage.setItem(LANG_KEY, event.target.value);
+  await learnTexts(event.target.value);
+  send({ type: "lang", lang: words.lang });
+  draw();
+});
 document.body.dataset.suits = Object.keys(SUITS).join("");
+await learnTexts(chosenLang());
 connect();
 openFromHash();

@@ -29,6 +29,7 @@ function learn(message) {
   lang = message.lang;
   rankLetters = message.ranks || {};
   document.documentElement.lang = lang;
+  localStorage.setItem("ts358.lang", lang);  // the analysis board's language too
 }
 
 const C = (card) => cardText(card, ranks());
@@ -589,7 +590,7 @@ function summaryPanel(state) {
       h("p", {}, review.summary),
       review.all_best ? h("p", {}, review.all_best) : null,
       h("ul", { class: "mistakes" }, review.mistakes.map((m) => h("li", {}, m.text))),
-      table.save ? h("p", {}, h("a", { href: `/analysis#save=${table.save}&deal=${summary.deal}`,
+      table.save ? h("p", {}, h("a", { href: `/analysis#save=${table.save}&deal=${summary.deal}&lang=${lang}`,
         "data-action": "analyse-deal", target: "_blank", rel: "noopener" }, T("web.analysis_board"))) : null]
       .filter((part) => part !== null));
   } else if (table.analysis && state.phase === "summary") {

@@ -33,7 +33,7 @@ def finished_deals(seed, count=3, rules=None):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_positions_follow_the_play(seed):
-    results, rules = finished_deals(seed, rules=Rules.kurnik(length=3) if seed == 2 else None)
+    results, rules = finished_deals(seed, rules=Rules.named("kurnik", 3) if seed == 2 else None)
     for result in results:
         positions = play_positions(result, rules.void)
         assert len(positions) == 16 * 3 + 1

@@ -542,7 +542,7 @@ def test_cli_summary(tmp_path):
         (["--max-nodes", "-1"], ("'--max-nodes'", "at least 0, not -1")),
         # more than the core's 64-bit counter takes (an OverflowError before)
         (["--max-nodes", str(2**64)], ("'--max-nodes'", f"not {2**64}")),
-        (["--rules", "street"], ("'--rules'", "not a rule set: 'street'")),
+        (["--rules", "street"], ("'--rules'", "no rules 'street'")),
         (["--workers", "0"], ("'--workers'", "at least 1, not 0")),
         (
             ["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"],

@@ -30,7 +30,7 @@ from ts358.deal import format_decision
 from ts358.match import Match
 from ts358.players import make_player
 from ts358.record import replay
-from ts358.rules import Contract, Rules
+from ts358.rules import PRESETS, Contract, Exchange, Rules
 from ts358.table.saves import SavedMatch
 from ts358.terminal.play import PlayOptions, play_interactive
 from ts358.view import DecisionKind
@@ -40,7 +40,7 @@ ROOT = Path(__file__).parent.parent
 FAULTY = Path(__file__).parent / "bots" / "faulty_bot.py"
 EXAMPLE_PY = ROOT / "examples" / "bots" / "first_legal.py"
 EXAMPLE_JS = ROOT / "examples" / "bots" / "first_legal.js"
-RULE_SETS = [Rules(length=3), Rules.kurnik(length=3)]
+RULE_SETS = [Rules.named(name, 3) for name in PRESETS]
 SCHEMA = json.loads((ROOT / "docs" / "bots" / "ts358-bot-1.schema.json").read_text())
 jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
@@ -65,14 +65,15 @@ def views(seed: int, rules: Rules):
 
 
 def every_kind(rules: Rules) -> set[DecisionKind]:
-    # Without trumps exchanged no card comes back by choice.
-    return set(DecisionKind) - (set() if rules.exchange_trumps else {DecisionKind.RETURN})
+    # Without trumps exchanged (or with no trump yet) no card comes back by choice.
+    chosen = rules.exchange_trumps and rules.exchange is not Exchange.BEFORE_CHOICE
+    return set(DecisionKind) - (set() if chosen else {DecisionKind.RETURN})
 
 
 # ---------------------------------------------------------------------- the messages
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=["house", "kurnik"])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=list(PRESETS))
 def test_every_view_round_trips_through_json(rules):
     kinds = set()
     for seed in range(4):
@@ -163,7 +164,7 @@ def test_seats_are_parsed_and_written_one_way():
 # ---------------------------------------------------------------------- hidden information
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=["house", "kurnik"])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=list(PRESETS))
 def test_a_bot_is_never_sent_a_card_its_seat_may_not_know(rules, monkeypatch):
     sent: list[tuple[Match, int, dict, set]] = []
     current: dict[str, object] = {}

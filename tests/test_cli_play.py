@@ -81,7 +81,7 @@ def test_kurnik_rules(tmp_path):
         (["--auto", "--lang", "de"], ("Invalid value for '--lang'", "not a language: 'de'")),
         (
             ["--auto", "--rules", "strict"],
-            ("Invalid value for '--rules'", "not a rule set: 'strict'"),
+            ("Invalid value for '--rules'", "no rules 'strict'"),
         ),
         (
             ["--auto", "--analysis-time", "soon"],
@@ -154,7 +154,7 @@ def test_hundreds_of_auto_matches_every_decision_legal(level):
     count = 150 if level not in ("hard", "expert") else 2
     for seed in range(count):
         length = rng.choice((3, 3, 3, 6))
-        rules = Rules(length=length) if seed % 2 else Rules.kurnik(length=length)
+        rules = Rules(length=length) if seed % 2 else Rules.named("kurnik", length)
         match = Match(rules, seed)
         players = [make_player(level, seed * 3 + s) for s in range(3)]
         while not match.done:

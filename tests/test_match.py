@@ -153,7 +153,7 @@ def check_finished(match):
         assert len(chosen[seat]) == k and len(set(chosen[seat])) == k
 
 
-RULESETS = {"house": lambda n: Rules(length=n), "kurnik": lambda n: Rules.kurnik(length=n)}
+RULESETS = {"house": lambda n: Rules(length=n), "kurnik": lambda n: Rules.named("kurnik", n)}
 
 
 def make_players(kind, seed):

@@ -69,7 +69,7 @@ def test_write_and_load(tmp_path):
 
 
 def test_kurnik_record_replays():
-    match = played(seed=5, rules=Rules.kurnik(length=3))
+    match = played(seed=5, rules=Rules.named("kurnik", 3))
     rec = match_record(match)
     assert rec["rules"] == {"void": "kurnik", "exchange": True, "exchange_trumps": False}
     assert replay(rec).totals == match.totals
@@ -128,7 +128,7 @@ CASES = [
     ("seed", lambda r: r.update(seed=8), "deal 1: the dealer, hands or talon differ from seed 8"),
     ("seed type", lambda r: r.update(seed="7"), "key 'seed'"),
     ("void", lambda r: r["rules"].update(void="strict"), "not a rule set"),
-    ("rules type", lambda r: r["rules"].update(exchange="yes"), "key 'exchange'"),
+    ("rules type", lambda r: r["rules"].update(exchange="yes"), "exchange"),
     ("players", lambda r: r.update(players=["A", "B"]), "key 'players'"),
     (
         "chooser",

@@ -14,6 +14,7 @@ from ts358.deal import IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer
 from ts358.refusal import Reason, Refusal, verify
+from ts358.rules import PRESETS
 from ts358.table.texts import Translator
 from ts358.view import DecisionKind
 
@@ -37,9 +38,7 @@ def candidates(view, rng):
     return [*cards, None, Contract.HEARTS]
 
 
-@pytest.mark.parametrize(
-    "rules", [Rules(length=3), Rules.kurnik(length=3)], ids=["house", "kurnik"]
-)
+@pytest.mark.parametrize("rules", [Rules.named(n, 3) for n in PRESETS], ids=list(PRESETS))
 @pytest.mark.parametrize("seed", range(4))
 def test_the_view_and_the_engine_refuse_alike(rules, seed):
     rng = random.Random(seed)

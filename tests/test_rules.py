@@ -71,7 +71,7 @@ def test_rules_defaults_are_the_house_rules():
     assert rules.void is VoidRule.HOUSE and rules.exchange and rules.exchange_trumps
     assert rules.games_per_player == 2
     assert Rules(length=18).games_per_player == 6
-    assert Rules.kurnik().void is VoidRule.KURNIK
+    assert Rules.named("kurnik").void is VoidRule.KURNIK
     assert hash(Rules()) == hash(Rules())
 
 

@@ -39,7 +39,7 @@ def played(seed, decisions, length=3, rules=None):
 
 @pytest.mark.parametrize("decisions", [0, 1, 7, 60, 130, 10_000])
 def test_round_trip_restores_the_exact_state(tmp_path, decisions):
-    match = played(21, decisions, rules=Rules.kurnik(length=3))
+    match = played(21, decisions, rules=Rules.named("kurnik", 3))
     path = write_save(tmp_path / "s.json", SavedMatch(match, "id-1", 0, "easy"))
     back = read_save(path)
     assert back.id == "id-1" and back.human == 0 and back.level == "easy"

@@ -57,8 +57,9 @@ def known_cards(match: Match, seat: int, deal_number: int) -> set[Card]:
         return set(DECK) - (set() if seat == result.chooser else set(result.discard))
     deal = match.deal
     setup = deal.setup
-    choosing = deal.game is None and seat == deal.chooser
-    known = set(setup.hands[seat][:6] if choosing else setup.hands[seat])
+    sees = match.rules.sees
+    choosing = deal.game is None and seat == deal.chooser and sees < 16
+    known = set(setup.hands[seat][:sees] if choosing else setup.hands[seat])
     if not choosing:
         known |= set(deal.hand(seat))
     for step in deal.exchanges:
@@ -67,7 +68,7 @@ def known_cards(match: Match, seat: int, deal_number: int) -> set[Card]:
     for trick in deal.tricks:
         known |= set(trick.cards)
     known |= set(deal.trick)
-    if deal.talon_taken:
+    if deal.talon_seen_by(seat):
         known |= set(setup.talon)
     if deal.discarded is not None and seat == deal.chooser:
         known |= set(deal.discarded)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from ts358._input import quote
-from ts358.cards import NotationError
-from ts358.rules import Rules, VoidRule, check_match_length
+from ts358.rules import Rules, check_match_length
 
 __all__ = ["field", "rules_field"]
 
@@ -43,14 +42,7 @@ def rules_field(data: Any, where: str, error: type[ValueError]) -> Rules:
         check_match_length(length)
     except ValueError as exc:
         raise error(f"{_at(where)}key 'length': {exc}") from None
-    inner = f"{_at(where)}rules"
     try:
-        void = VoidRule.parse(field(raw, "void", str, inner, error))
-    except NotationError as exc:
-        raise error(f"{inner}: key 'void': {exc}") from None
-    return Rules(
-        void=void,
-        exchange=field(raw, "exchange", bool, inner, error),
-        exchange_trumps=field(raw, "exchange_trumps", bool, inner, error),
-        length=length,
-    )
+        return Rules.from_json(raw, length)
+    except ValueError as exc:
+        raise error(f"{_at(where)}rules: {exc}") from None

@@ -42,7 +42,7 @@ from ts358.refusal import (
     return_refusal,
     verify,
 )
-from ts358.rules import TRICKS_PER_DEAL, Contract, Role, Rules, Seating
+from ts358.rules import TRICKS_PER_DEAL, Contract, Role, Rules, Seating, Talon
 from ts358.tricks import legal_cards, trick_winner
 from ts358.view import DecisionKind, SeatView, Trick
 
@@ -211,7 +211,7 @@ class Deal(Seating):
         self.setup = setup
         self.rules = rules
         self._rule_values = dataclasses.astuple(rules)  # each view gets its own Rules of them
-        self.available = tuple(available) if available is not None else (ALL_GAMES,) * 3
+        self.available = tuple(available) if available is not None else (rules.contracts,) * 3
         if not self.available[setup.chooser]:
             raise ValueError(f"seat {setup.chooser} has no game left to choose")
         # The first deal of a match has no previous scores, hence no exchange.
@@ -227,16 +227,20 @@ class Deal(Seating):
         self._awaiting: Card | None = None  # a trump given, its return still to be chosen
         self._exchanges: list[ExchangeStep] = []
         self._talon = CardSet(setup.talon).mask
-        self._talon_shown = False
+        self._talon_taken = False
         self._discard: CardSet | None = None
         self._tricks: list[Trick] = []
-        self._leader = self.chooser
+        self._leader = self.seat_of(rules.first_leader)
         self._trick: list[Card] = []
         self._taken = [0, 0, 0]
         # Decisions as applied (kind, value); formatted only when asked for.
         self._log: list[tuple[DecisionKind, object]] = []
         # The legal cards of the pending play (a mask: the view gets a CardSet of its own).
         self._legal: int | None = None
+        if rules.exchanges_before(None):  # Sergeant Major: the exchange comes first
+            self._plan = self._transfers(None)
+            self._phase = _Phase.EXCHANGE
+            self._advance_exchange()
 
     # ------------------------------------------------------------------ queries
 
@@ -271,8 +275,15 @@ class Deal(Seating):
 
     @property
     def talon_taken(self) -> bool:
-        """Whether the talon has been shown and taken (it is then in the chooser's hand)."""
-        return self._talon_shown
+        """Whether the chooser has taken the talon (it is then in their hand or discard)."""
+        return self._talon_taken
+
+    def talon_seen_by(self, seat: int) -> bool:
+        """Whether ``seat`` has seen the talon: everyone once it is turned (house rules),
+        only the chooser once taken unseen (docs/rules.md#the-talon)."""
+        if not self._talon_taken:
+            return False
+        return self.rules.talon is Talon.SHOWN or seat == self.chooser
 
     @property
     def discarded(self) -> CardSet | None:
@@ -310,7 +321,6 @@ class Deal(Seating):
         if kind is DecisionKind.PLAY:
             return CardSet(self._legal_now(hand.mask))
         if kind is DecisionKind.GIVE:
-            assert self._game is not None
             return giveable(hand, self._game, self.rules)
         if kind is DecisionKind.CHOOSE:
             return CardSet()
@@ -332,8 +342,8 @@ class Deal(Seating):
     def _view(self, seat: int, kind: DecisionKind | None) -> SeatView:
         # Every changeable object of the view is new (see ts358.view): a player that changes
         # one changes only its own copy.
-        if self._phase is _Phase.CHOOSE and seat == self.chooser:
-            hand = CardSet(self.setup.hands[seat][:6])
+        if self._phase is _Phase.CHOOSE and seat == self.chooser and self.rules.sees < 16:
+            hand = CardSet(self.setup.hands[seat][: self.rules.sees])
         else:
             hand = CardSet(self._hands[seat])
         mine = tuple(s for s in self._exchanges if seat in (s.giver, s.receiver))
@@ -362,7 +372,8 @@ class Deal(Seating):
             game=self._game,
             exchanges=mine,
             others_exchanged=len(self._exchanges) - len(mine),
-            talon=CardSet(self._talon) if self._talon_shown else None,
+            talon=CardSet(self._talon) if self.talon_seen_by(seat) else None,
+            talon_taken=self._talon_taken,
             discard=discard,
             tricks=tuple(self._tricks),
             leader=self._leader if self._phase is _Phase.PLAY else None,
@@ -382,7 +393,7 @@ class Deal(Seating):
         assert self._game is not None and self._discard is not None
         taken = (self._taken[0], self._taken[1], self._taken[2])
         game = self._game
-        scores = tuple(self.role_of(s).score(game, taken[s]) for s in range(3))
+        scores = tuple(self.rules.score(self.role_of(s), game, taken[s]) for s in range(3))
         return DealResult(
             number=self.setup.number,
             dealer=self.dealer,
@@ -490,18 +501,21 @@ class Deal(Seating):
         _refuse(game_refusal(seat, game, self.available[seat]))
         applied = self._applied(seat, DecisionKind.CHOOSE, game)
         self._game = game
-        self._plan = tuple(
-            t
-            for t in plan_exchange(self.previous_scores, self.dealer, game, self.rules)
-            if t.count > 0
-        )
-        self._phase = _Phase.EXCHANGE
-        self._advance_exchange()
+        if self.rules.exchanges_before(None):
+            self._to_talon()
+        else:
+            self._plan = self._transfers(game)
+            self._phase = _Phase.EXCHANGE
+            self._advance_exchange()
         return applied
 
+    def _transfers(self, game: Contract | None) -> tuple[Transfer, ...]:
+        plan = plan_exchange(self.previous_scores, self.dealer, game, self.rules)
+        return tuple(t for t in plan if t.count > 0)
+
     def _advance_exchange(self) -> None:
-        # Skip finished transfers (and a giver with nothing they may give); then the talon.
-        assert self._game is not None
+        # Skip finished transfers (and a giver with nothing they may give); then the choice
+        # (an exchange before it) or the talon.
         while self._transfer < len(self._plan):
             transfer = self._plan[self._transfer]
             hand = CardSet(self._hands[transfer.giver])
@@ -509,9 +523,21 @@ class Deal(Seating):
                 return
             self._transfer += 1
             self._given = 0
-        self._talon_shown = True
-        self._hands[self.chooser] |= self._talon
+        if self._game is None:
+            self._phase = _Phase.CHOOSE
+        else:
+            self._to_talon()
+
+    def _to_talon(self) -> None:
+        # The chooser takes the talon (shown, or unseen by the others) and discards; or
+        # discards first and takes it after (Talon.DISCARD_FIRST, in discard()).
+        if self.rules.talon is not Talon.DISCARD_FIRST:
+            self._take_talon()
         self._phase = _Phase.DISCARD
+
+    def _take_talon(self) -> None:
+        self._talon_taken = True
+        self._hands[self.chooser] |= self._talon
 
     def stop_giving(self) -> Applied:
         """The plus player giving now gives no more cards."""
@@ -527,7 +553,6 @@ class Deal(Seating):
         highest of its suit, counting it: :attr:`Applied.step`), a trump waits for
         :meth:`return_card`."""
         seat = self._expect(DecisionKind.GIVE)
-        assert self._game is not None
         card = _typed(card, Card, seat, DecisionKind.GIVE, "a card")
         hand = CardSet(self._hands[seat])
         _refuse(give_refusal(seat, card, hand, giveable(hand, self._game, self.rules)))
@@ -563,13 +588,16 @@ class Deal(Seating):
         return step
 
     def discard(self, cards: CardSet) -> Applied:
-        """The chooser discards four of their 20 cards, face down."""
+        """The chooser discards four of their 20 cards, face down (of their 16, before
+        taking the talon, under :attr:`Talon.DISCARD_FIRST <ts358.rules.Talon>`)."""
         seat = self._expect(DecisionKind.DISCARD)
         # The engine's own copy, checked and kept: the player could change its object later.
         cards = CardSet(_typed(cards, CardSet, seat, DecisionKind.DISCARD, "four cards").mask)
         _refuse(discard_refusal(seat, cards, CardSet(self._hands[seat])))
         self._hands[seat] &= ~cards.mask
         self._discard = cards
+        if not self._talon_taken:
+            self._take_talon()
         self._phase = _Phase.PLAY
         return self._applied(seat, DecisionKind.DISCARD, cards)
 

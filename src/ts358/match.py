@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from ts358._input import quote
 from ts358.cards import Card, CardSet
 from ts358.deal import (
-    ALL_GAMES,
     Answer,
     Applied,
     Deal,
@@ -33,7 +32,7 @@ from ts358.deal import (
     Pending,
 )
 from ts358.refusal import Reason, Refusal
-from ts358.rules import Contract, Rules
+from ts358.rules import TWELVE, Contract, MatchEnd, Rules
 from ts358.seeds import derived_rng, derived_seed
 
 __all__ = [
@@ -76,9 +75,18 @@ def player_seed(match_seed: int, seat: int) -> int:
     return derived_seed("match-player", match_seed, seat)
 
 
-def standings(totals: Sequence[int]) -> tuple[int, ...]:
-    """The place of each seat: 1 + how many seats have a higher total (equal totals share)."""
-    return tuple(1 + sum(other > mine for other in totals) for mine in totals)
+def standings(totals: Sequence[int], winner: int | None = None) -> tuple[int, ...]:
+    """The place of each seat: 1 + how many seats have a higher total (equal totals share);
+    a ``winner`` (who took 12 tricks in a deal, :attr:`MatchEnd.TWELVE_TRICKS`) first,
+    the others after them by their totals."""
+    if winner is None:
+        return tuple(1 + sum(other > mine for other in totals) for mine in totals)
+    return tuple(
+        1
+        if seat == winner
+        else 2 + sum(totals[o] > totals[seat] for o in range(3) if o not in (seat, winner))
+        for seat in range(3)
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,7 +128,10 @@ class Match:
             check_name(name)
         if setups is None and seed is None:
             raise ValueError("a match needs a seed or the deals' setups")
-        if setups is not None and len(setups) != rules.length:
+        if setups is not None and not (
+            len(setups) == rules.length
+            or (rules.end is not MatchEnd.DEALS and 0 < len(setups) <= rules.length)
+        ):
             raise ValueError(f"{rules.length} deal setups are needed, not {len(setups)}")
         self.rules = rules
         self.seed = seed
@@ -139,6 +150,7 @@ class Match:
         self.results: list[DealResult] = []
         self.totals: tuple[int, int, int] = (0, 0, 0)
         self.used: list[frozenset[Contract]] = [frozenset()] * 3
+        self.winner: int | None = None  # who took 12 tricks in a deal (MatchEnd.TWELVE_TRICKS)
         self._decided: list[str] = []  # decisions of the finished deals, in notation
         self.deal: Deal | None = None
         self._start_deal()
@@ -156,13 +168,24 @@ class Match:
 
     def available(self, seat: int) -> frozenset[Contract]:
         """The games ``seat`` may still choose."""
-        return ALL_GAMES - self.used[seat]
+        if self.rules.repeat:
+            return self.rules.contracts
+        return self.rules.contracts - self.used[seat]
 
     def dealer_of(self, number: int) -> int:
         return (self.first_dealer + number - 1) % 3
 
     def standings(self) -> tuple[int, ...]:
-        return standings(self.totals)
+        return standings(self.totals, self.winner)
+
+    def condition_met(self) -> bool:
+        """Whether the match's end condition (docs/rules.md#the-match) was met by the last
+        deal: 12 tricks taken in it, or a total at the target score."""
+        if not self.results or self.rules.end is MatchEnd.DEALS:
+            return False
+        if self.rules.end is MatchEnd.TWELVE_TRICKS:
+            return self.winner is not None
+        return max(self.totals) >= self.rules.target_score
 
     def pending(self) -> Pending | None:
         """The decision due now (seat, kind, that seat's view), or None when the match is over."""
@@ -248,6 +271,8 @@ class Match:
         number = len(self.results) + 1
         dealer = self.dealer_of(number)
         if self._setups is not None:
+            if number > len(self._setups):
+                raise ValueError(f"no deal setup for deal {number}: the match is not over")
             setup = self._setups[number - 1]
         else:
             setup = DealSetup.shuffled(number, dealer, self._rng)
@@ -268,7 +293,9 @@ class Match:
         self.totals = (t[0] + result.scores[0], t[1] + result.scores[1], t[2] + result.scores[2])
         chooser = result.chooser
         self.used[chooser] = self.used[chooser] | {result.game}
-        if len(self.results) < self.rules.length:
+        if self.rules.end is MatchEnd.TWELVE_TRICKS and max(result.taken) >= TWELVE:
+            self.winner = result.taken.index(max(result.taken))
+        if len(self.results) < self.rules.length and not self.condition_met():
             self._start_deal()
         else:
             self.deal = None

@@ -20,8 +20,8 @@ from ts358._input import InputError, parse_json, quote, read_input
 from ts358._jsonfields import field, rules_field
 from ts358.cards import Card, CardSet
 from ts358.deal import Applied, DealResult, DealSetup, IllegalDecision
-from ts358.match import Match, standings
-from ts358.rules import Contract
+from ts358.match import Match
+from ts358.rules import Contract, MatchEnd
 from ts358.view import DecisionKind
 
 __all__ = [
@@ -175,6 +175,27 @@ def _expect(where: str, key: str, recorded: Any, actual: Any) -> None:
         )
 
 
+def _replay_exchange(match: Match, steps: list[Any], where: str) -> None:
+    for i, step in enumerate(steps, 1):
+        at = f"{where}: exchange {i}"
+        giver = _get(step, "from", int, at)
+        receiver = _get(step, "to", int, at)
+        given = _card(_get(step, "given", str, at), at)
+        returned = _card(_get(step, "returned", str, at), at)
+        # Transfers the record skips were stopped early (or given nothing).
+        while (due := _giving(match)) is not None and due != (giver, receiver):
+            _apply(at, match.stop_giving)
+        if due is None:
+            raise RecordError(f"{at}: no exchange from seat {giver} to seat {receiver} is due")
+        done = _apply(at, partial(match.give, given)).step
+        if done is None:  # a trump: the receiver chose what came back
+            _apply(at, partial(match.return_card, returned))
+        else:
+            _expect(at, "returned", str(returned), str(done.returned))
+    while _kind(match) is DecisionKind.GIVE:
+        _apply(f"{where}: exchanges", match.stop_giving)
+
+
 def _apply(where: str, decide: Callable[[], Applied]) -> Applied:
     try:
         return decide()
@@ -212,27 +233,13 @@ def _replay_deal(match: Match, deal: dict[str, Any], number: int) -> None:
         contract = Contract.parse(game)
     except ValueError as exc:
         raise RecordError(f"{where}: key 'game': {exc}") from None
-    _apply(f"{where}: game", partial(match.choose, contract))
-
-    steps = _get(deal, "exchanges", list, where)
-    for i, step in enumerate(steps, 1):
-        at = f"{where}: exchange {i}"
-        giver = _get(step, "from", int, at)
-        receiver = _get(step, "to", int, at)
-        given = _card(_get(step, "given", str, at), at)
-        returned = _card(_get(step, "returned", str, at), at)
-        # Transfers the record skips were stopped early (or given nothing).
-        while (due := _giving(match)) is not None and due != (giver, receiver):
-            _apply(at, match.stop_giving)
-        if due is None:
-            raise RecordError(f"{at}: no exchange from seat {giver} to seat {receiver} is due")
-        done = _apply(at, partial(match.give, given)).step
-        if done is None:  # a trump: the receiver chose what came back
-            _apply(at, partial(match.return_card, returned))
-        else:
-            _expect(at, "returned", str(returned), str(done.returned))
-    while _kind(match) is DecisionKind.GIVE:
-        _apply(f"{where}: exchanges", match.stop_giving)
+    # The exchange comes after the choice, or before it (Exchange.BEFORE_CHOICE).
+    first = match.rules.exchanges_before(None)
+    if not first:
+        _apply(f"{where}: game", partial(match.choose, contract))
+    _replay_exchange(match, _get(deal, "exchanges", list, where), where)
+    if first:
+        _apply(f"{where}: game", partial(match.choose, contract))
 
     discard = _card_list(deal, "discard", where)
     if _kind(match) is not DecisionKind.DISCARD:
@@ -284,7 +291,7 @@ def replay(record: dict[str, Any]) -> Match:
     if len(names) != 3 or not all(isinstance(n, str) for n in names):
         raise RecordError("record: key 'players' must list three names")
     deals = _get(record, "deals", list, "record")
-    if len(deals) != rules.length:
+    if not (len(deals) == rules.length or (rules.end is not MatchEnd.DEALS and deals)):
         raise RecordError(f"record: {len(deals)} deals recorded, the length is {rules.length}")
     try:
         if seed is not None:
@@ -302,5 +309,5 @@ def replay(record: dict[str, Any]) -> Match:
         _replay_deal(match, deal, number)
     _expect("record", "totals", _int_triple(record, "totals", "record"), match.totals)
     if "places" in record:
-        _expect("record", "places", record["places"], list(standings(match.totals)))
+        _expect("record", "places", record["places"], list(match.standings()))
     return match

@@ -65,7 +65,7 @@ class _SeatViewFields(NamedTuple):
     game: Contract | None = None
     exchanges: tuple[ExchangeStep, ...] = ()  # steps this seat gave or received
     others_exchanged: int = 0  # how many cards changed hands between the other two
-    talon: CardSet | None = None  # once shown to everyone
+    talon: CardSet | None = None  # once this seat has seen it (everyone's, if turned)
     discard: CardSet | None = None  # the chooser's own discards
     tricks: tuple[Trick, ...] = ()
     leader: int | None = None  # leader of the trick in progress
@@ -77,6 +77,7 @@ class _SeatViewFields(NamedTuple):
     give_to: int | None = None  # the seat the card given or returned goes to
     gives_left: int = 0
     received: Card | None = None
+    talon_taken: bool = False  # whether the chooser has taken the talon (public)
 
 
 class SeatView(_SeatViewFields, Seating):

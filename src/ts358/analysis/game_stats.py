@@ -131,7 +131,7 @@ def _value(
     solver: Solver,
     hands: Sequence[CardSet],
     game: Contract,
-    void: VoidRule,
+    rules: Rules,
     role: Role,
     max_nodes: int,
     time_limit: float = 0,
@@ -140,14 +140,14 @@ def _value(
     deadline = time.monotonic() + time_limit if time_limit > 0 else 0
     try:
         tricks = solver.value(
-            *CorePosition.whole_deal(hands, game, void),
+            *CorePosition.whole_deal(hands, game, rules),
             int(role),
             max_nodes=max_nodes,
             deadline=deadline,
         )
     except _core358.SearchLimit:
         return None
-    return {"tricks": tricks, "score": role.score(game, tricks)}
+    return {"tricks": tricks, "score": rules.score(role, game, tricks)}
 
 
 def _cards(cards: Iterable[Card]) -> str:
@@ -212,7 +212,7 @@ def deal_stats(
         tried = discard_candidates(twenty, game, first, candidates)
         for candidate in tried:
             hands = [twenty - candidate, CardSet(by_role[1]), CardSet(by_role[2])]
-            value = _value(solver, hands, game, rules.void, Role.CHOOSER, max_nodes, time_limit)
+            value = _value(solver, hands, game, rules, Role.CHOOSER, max_nodes, time_limit)
             solves += 1
             if value is None:
                 stopped += 1
@@ -236,7 +236,7 @@ def deal_stats(
                 "chooser": chooser_value,
             }
             for role in (Role.THIRD, Role.DEALER):
-                value = _value(solver, hands, game, rules.void, role, max_nodes, time_limit)
+                value = _value(solver, hands, game, rules, role, max_nodes, time_limit)
                 solves += 1
                 stopped += value is None
                 entry[role.label] = value

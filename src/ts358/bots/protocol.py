@@ -27,7 +27,7 @@ from ts358.cards import Card, CardSet, NotationError
 from ts358.deal import Answer
 from ts358.exchange import ExchangeStep
 from ts358.match import Match
-from ts358.rules import Contract, Rules, VoidRule
+from ts358.rules import Contract, Rules
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
@@ -121,6 +121,7 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "give_to": view.give_to,
         "gives_left": view.gives_left,
         "received": None if view.received is None else str(view.received),
+        "talon_taken": view.talon_taken,
     }
 
 
@@ -241,13 +242,9 @@ def _text(data: dict[str, Any], key: str) -> str:
 def rules_from_json(data: Any) -> Rules:
     if not isinstance(data, dict):
         raise BotProtocolError("key 'rules' must be an object")
+    options = {k: v for k, v in data.items() if k != "length"}
     try:
-        return Rules(
-            void=VoidRule.parse(str(data["void"])),
-            exchange=bool(data["exchange"]),
-            exchange_trumps=bool(data["exchange_trumps"]),
-            length=int(data["length"]),
-        )
+        return Rules.from_json(options, data["length"])
     except (KeyError, TypeError, ValueError) as exc:
         raise BotProtocolError(f"rules: {exc}") from None
 
@@ -298,6 +295,7 @@ def view_from_json(data: Any) -> SeatView:
             give_to=data["give_to"],
             gives_left=data["gives_left"],
             received=None if data["received"] is None else Card.parse(data["received"]),
+            talon_taken=bool(data.get("talon_taken", data["talon"] is not None)),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise BotProtocolError(f"view: not a seat's view ({type(exc).__name__}: {exc})") from None

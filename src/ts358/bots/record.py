@@ -7,8 +7,9 @@ deal, nothing more:
 
 - ``hands``: the seat's own hand as dealt (as a set, in the order of a view's ``hand``, not
   the order dealt); the other two are ``null``;
-- ``talon``: the talon, which is turned face up for everyone before the chooser discards
-  (in every finished deal), in the order of a view's ``talon``;
+- ``talon``: the talon, in the order of a view's ``talon``, when the seat saw it: every
+  seat under the house rules' ``talon = shown`` (it is turned face up for everyone in every
+  finished deal), only the chooser when it is taken unseen; ``null`` for the others;
 - ``exchanges``: the steps the seat gave or received; ``others_exchanged``: how many cards
   changed hands between the other two (the view's count, never which cards);
 - ``discard``: the chooser's own discard, ``null`` for the other two;
@@ -27,6 +28,7 @@ from typing import Any
 from ts358.cards import Card, CardSet
 from ts358.match import Match
 from ts358.record import match_record
+from ts358.rules import Talon
 
 __all__ = ["redacted_record"]
 
@@ -53,8 +55,9 @@ def redacted_record(match: Match, seat: int) -> dict[str, Any]:
         redacted["hands"] = [
             _as_view_lists(hand) if s == seat else None for s, hand in enumerate(deal["hands"])
         ]
-        # A finished deal went past the discard, so its talon was shown to everyone.
-        redacted["talon"] = _as_view_lists(deal["talon"])
+        # A finished deal went past the talon: turned for everyone, or seen by the chooser.
+        shown = match.rules.talon is Talon.SHOWN or seat == deal["chooser"]
+        redacted["talon"] = _as_view_lists(deal["talon"]) if shown else None
         redacted["exchanges"] = [dict(step) for step in mine]
         redacted["others_exchanged"] = len(deal["exchanges"]) - len(mine)
         redacted["discard"] = list(deal["discard"]) if seat == deal["chooser"] else None

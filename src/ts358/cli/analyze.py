@@ -225,7 +225,7 @@ def analyze_command(
         return
     local_or_cluster(workers, scheduler)
     chosen = games if games is not None else tuple(Contract)
-    rule_set = Rules.named(rules.label if rules is not None else "house")
+    rule_set = rules or Rules()
     run_seed = seed if seed is not None else secrets.randbelow(2**32)
     with contextlib.ExitStack() as stack:
         try:

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import Game, RuleSet, whole_number
+from ts358.cli.options import Game, VoidRuleOption, whole_number
 from ts358.position import Position
 from ts358.rules import Contract, VoidRule
 
@@ -42,7 +42,7 @@ def deal_command(
         ),
     ],
     contract: Game = None,
-    rules: RuleSet = None,
+    rules: VoidRuleOption = None,
     out: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option(

@@ -26,7 +26,7 @@ from ts358.bots.spec import RemoteSpec, parse_seat
 from ts358.cards import NotationError
 from ts358.cli.app import CommandError
 from ts358.players import LEVELS
-from ts358.rules import Contract, Role, VoidRule, check_match_length
+from ts358.rules import Contract, Role, Rules, VoidRule, check_match_length
 from ts358.table.saves import MAX_ANALYSIS_SECONDS
 from ts358.table.texts import LANGUAGES
 
@@ -66,6 +66,7 @@ __all__ = [
     "scheduler_address",
     "seconds",
     "time_limit",
+    "void_rule",
     "whole_number",
 ]
 
@@ -145,11 +146,19 @@ def match_length(text: str) -> int:
         raise typer.BadParameter(str(exc)) from None
 
 
-def rule_set(text: str) -> VoidRule:
-    """house or kurnik."""
+def void_rule(text: str) -> VoidRule:
+    """house, kurnik or overtrump: what a player void in the suit led must do."""
     try:
         return VoidRule.parse(text)
     except NotationError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def rule_set(text: str) -> Rules:
+    """A preset and options: ``sergeant-major``, ``house,talon=unseen`` (Rules.parse)."""
+    try:
+        return Rules.parse(text)
+    except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
 
@@ -256,12 +265,26 @@ Deals = Annotated[
     ),
 ]
 RuleSet = Annotated[
-    Optional[VoidRule],  # noqa: UP045
+    Optional[Rules],  # noqa: UP045
     typer.Option(
         "--rules",
         metavar="RULES",
         parser=rule_set,
-        help="house (default), or kurnik (void in the suit led: any card; trumps not exchanged).",
+        help="house (default), kurnik (void in the suit led: any card; trumps not "
+        "exchanged), sergeant-major or 9-5-2 (the English game: the dealer takes 8 and "
+        "names trumps after seeing all 16 cards; 12 tricks in a deal win), then options "
+        "to change, comma-separated: 'house,talon=unseen', 'sergeant-major,end=target,"
+        "target_score=10'. Every option: docs/rules.md.",
+    ),
+]
+VoidRuleOption = Annotated[
+    Optional[VoidRule],  # noqa: UP045
+    typer.Option(
+        "--rules",
+        metavar="RULES",
+        parser=void_rule,
+        help="house (default: void in the suit led, trump), kurnik (any card) or "
+        "overtrump (trump, above the trick's trumps when you can).",
     ),
 ]
 Level = Annotated[

@@ -30,7 +30,7 @@ from ts358.cli.options import (
 )
 from ts358.match import Match
 from ts358.players import LEVELS
-from ts358.rules import Rules, VoidRule
+from ts358.rules import Rules
 from ts358.table.history import saves_dir
 from ts358.table.records import check_record, write_match_record
 from ts358.table.saves import (
@@ -51,7 +51,6 @@ from ts358.terminal.render import render_standings
 
 __all__ = ["play_command"]
 
-DEFAULT_DEALS = 6
 DEFAULT_LEVEL = "medium"
 
 PLAY_HELP = (
@@ -135,7 +134,10 @@ def play_command(
         "analysis": analysis,
         "analysis_seconds": analysis_time,
     }
-    match_rules = Rules.named((rules or VoidRule.HOUSE).label, deals or DEFAULT_DEALS)
+    try:
+        match_rules = (rules or Rules()).with_options({} if deals is None else {"length": deals})
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
     # 63 bits: a player that knows its own seed (hashed from the match seed) must not be
     # able to find the match seed, and so the deals, by trying them all.
     match_seed = seed if seed is not None else secrets.randbelow(2**63)
@@ -226,7 +228,7 @@ def _auto(
             "auto.start",
             deals=rules.length,
             seed=seed,
-            rules=tr(f"rules.{rules.void.label}"),
+            rules=tr.rules(rules),
             level=tr(f"level.{level}"),
         )
     )
@@ -294,7 +296,7 @@ def _start(
             tr(
                 "match.start",
                 deals=rules.length,
-                rules=tr(f"rules.{rules.void.label}"),
+                rules=tr.rules(rules),
                 level=tr(f"level.{level}"),
                 seed=seed,
             ),

@@ -196,7 +196,7 @@ class ExpertPlayer(SamplingPlayer):
         return weight
 
     def give(self, view: SeatView) -> Card | None:
-        if not self.solver_exchange:
+        if not self.solver_exchange or view.game is None:
             return super().give(view)
         return self._advise_give(view, 0.0).best
 
@@ -248,12 +248,13 @@ class ExpertPlayer(SamplingPlayer):
             hands, talon, discard, game = deal
             after = with_hand(hands, view.chooser, (hands[view.chooser] | talon) - discard)
             by_role = [after[view.seat_of(r)] for r in Role]
-            got = budget.bounds(CorePosition.whole_deal(by_role, game, view.rules.void), role)
+            got = budget.bounds(CorePosition.whole_deal(by_role, game, view.rules), role)
             lo, hi = got if got is not None else (0, len(after[view.seat]))
             tricks = bounded_estimate(game, lo, hi, lambda: self._rollout(view, *deal))
             # A score is linear in the tricks: -1 a trick in no-tricks, +1 in the others.
-            slope = role.score(game, 1) - role.score(game, 0)
-            return role.score(game, 0) + slope * tricks, lo == hi
+            rules = view.rules
+            slope = rules.score(role, game, 1) - rules.score(role, game, 0)
+            return rules.score(role, game, 0) + slope * tricks, lo == hi
 
         def solve(budget: SolveBudget, world: World) -> tuple[list[float], bool]:
             valued = [value(budget, deal) for deal in deals_of(world)]

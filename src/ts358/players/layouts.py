@@ -92,18 +92,19 @@ def constraints_of(view: SeatView) -> Constraints:
         counts[me] += 1
         counts[view.give_to] -= 1
     before_choice = view.game is None or (view.kind is DecisionKind.CHOOSE)
-    if before_choice:
-        # The chooser sees six of their sixteen; the talon is unseen by all.
+    # The discard is made once the play starts (the chooser knows their own); between the
+    # talon taken and the discard the chooser holds 20 cards and nothing is out of play.
+    discarded = view.discard is not None if me == chooser else view.leader is not None
+    holding_talon = view.talon_taken and not discarded
+    if before_choice or not view.talon_taken:
+        # The talon, face down (the chooser may see six of their sixteen before choosing;
+        # under Talon.DISCARD_FIRST they discard before taking it).
         pile_size = 4
-    elif view.talon is None:
-        pile_size = 4  # during the exchange: the talon, still face down
-    elif me == chooser:
+    elif me == chooser or holding_talon:
         pile_size = 0  # own discard is known (or the discard is still to be made)
     else:
         pile_size = 4  # the chooser's discard
-    if view.kind is DecisionKind.DISCARD or (
-        me == chooser and view.talon is not None and view.discard is None
-    ):
+    if holding_talon:
         counts[chooser] = 20 - len(view.tricks)
 
     known = own | played
@@ -111,7 +112,7 @@ def constraints_of(view: SeatView) -> Constraints:
         known |= view.discard.mask
 
     allowed = [DECK_MASK, DECK_MASK, DECK_MASK, DECK_MASK]
-    if not before_choice or me != chooser:
+    if not (before_choice and me == chooser and view.rules.sees < 16):
         allowed[me] = 0  # a seat knows its own hand, except the chooser's unseen ten
     if pile_size == 0:
         allowed[PILE] = 0
@@ -122,9 +123,11 @@ def constraints_of(view: SeatView) -> Constraints:
         for seat in range(3):
             if seat != chooser:
                 allowed[seat] &= ~talon_left
-    # Before the talon is shown, the pile is the talon; after, the discard, which the
+    # Before the talon is taken, the pile is the talon; after, the discard, which the
     # chooser made from hand, so the same exchange facts apply to it as to the chooser's hand.
-    discard_owner = chooser if view.talon is not None else None
+    discard_owner = chooser if view.talon_taken else None
+    # A talon taken unseen may hold the cards an exchange showed the chooser lacked.
+    unseen_talon = chooser if view.talon_taken and view.talon is None else None
 
     went: dict[Card, int] = {}  # each card we gave and did not get back: the seat it went to
     for step in view.exchanges:
@@ -142,6 +145,8 @@ def constraints_of(view: SeatView) -> Constraints:
                 # hidden later except, for the chooser, the shown talon.
                 above = _suit_bits(step.returned.suit) & ~((2 << step.returned.id) - 1)
                 above &= ~talon_left
+                if other == unseen_talon:
+                    continue
                 allowed[other] &= ~above
                 if other == discard_owner:
                     allowed[PILE] &= ~above
@@ -162,8 +167,16 @@ def constraints_of(view: SeatView) -> Constraints:
             card = cards[index]
             if card.suit != led:
                 allowed[seat] &= ~_suit_bits(led)
-                if trump is not None and card.suit != trump and view.rules.void is VoidRule.HOUSE:
+                if trump is None or view.rules.void is VoidRule.KURNIK:
+                    continue
+                if card.suit != trump:  # a void seat plays a trump when it holds one
                     allowed[seat] &= ~_suit_bits(trump)
+                elif view.rules.void is VoidRule.OVERTRUMP:
+                    # It plays above the trick's trumps when it can: a trump played below
+                    # them says it holds none above them.
+                    best = max((c.id for c in cards[:index] if c.suit == trump), default=-1)
+                    if card.id < best:
+                        allowed[seat] &= ~(_suit_bits(trump) & ~((2 << best) - 1))
 
     for place in range(4):
         fixed[place] &= ~played

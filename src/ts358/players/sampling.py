@@ -60,7 +60,7 @@ from ts358.players.heuristic import HeuristicPlayer
 from ts358.players.layouts import World, sample_worlds
 from ts358.players.solving import CorePosition, SolveBudget
 from ts358.players.threads import run_threads
-from ts358.rules import Contract, Role, Triple, triple
+from ts358.rules import Contract, Role, Talon, Triple, triple
 from ts358.view import DecisionKind, SeatView
 
 _O = TypeVar("_O")  # an option ranked by _rank_by_average
@@ -214,10 +214,10 @@ class SamplingPlayer(Player):
         scores = []
         for hands, game in layouts:
             by_role = [hands[view.seat_of(r)] for r in Role]
-            tricks = budget.value(CorePosition.whole_deal(by_role, game, view.rules.void), role)
+            tricks = budget.value(CorePosition.whole_deal(by_role, game, view.rules), role)
             if tricks is None:
                 return None
-            scores.append(role.score(game, tricks))
+            scores.append(view.rules.score(role, game, tricks))
         return scores
 
     def _rollout(
@@ -287,7 +287,8 @@ class SamplingPlayer(Player):
         totals = [0] * len(options)
         for world in worlds:
             rollouts = [
-                view.role.score(deal[3], self._rollout(view, *deal)) for deal in deals_of(world)
+                view.rules.score(view.role, deal[3], self._rollout(view, *deal))
+                for deal in deals_of(world)
             ]
             totals = [t + s for t, s in zip(totals, rollouts)]
         return _ranked(view, Basis.ROLLOUTS, options, totals, len(worlds), 0)
@@ -351,8 +352,10 @@ class SamplingPlayer(Player):
         if len(games) == 1:
             return _forced(view, games[0])
 
+        first = view.rules.talon is Talon.DISCARD_FIRST  # the discard is made from sixteen
+
         def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
-            full = world.hands[view.seat] | world.pile  # own sixteen plus the talon
+            full = world.hands[view.seat] | (CardSet() if first else world.pile)
             return [
                 (world.hands, world.pile, self._rule_of_thumb_discard(view, full, g), g)
                 for g in games
@@ -362,13 +365,14 @@ class SamplingPlayer(Player):
 
     def _advise_discard(self, view: SeatView, deadline: float) -> Advice[CardSet]:
         game = view.game
-        assert game is not None and view.talon is not None
-        talon = view.talon
+        assert game is not None
         candidates = self._discard_candidates(view)
         if len(candidates) == 1:
             return _forced(view, candidates[0])
 
         def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
+            # The talon seen and in hand; or, discarding first, the talon as sampled.
+            talon = view.talon if view.talon is not None else world.pile
             hands = with_hand(world.hands, view.seat, view.options - talon)
             return [(hands, talon, c, game) for c in candidates]
 
@@ -376,7 +380,8 @@ class SamplingPlayer(Player):
 
     def _advise_give(self, view: SeatView, deadline: float) -> Advice[Card | None]:
         game = view.game
-        assert game is not None
+        if game is None:  # an exchange before the choice: no game to value the gives in
+            return _rule_of_thumb(view, self._rule_of_thumb.give(view), [*view.options, None])
         candidates = self._give_candidates(view)
 
         def deals(world: World) -> list[tuple[Triple[CardSet], CardSet, CardSet, Contract]]:
@@ -407,7 +412,7 @@ class SamplingPlayer(Player):
         all was proven counts for nothing; with no layout counted the estimate is empty.
         The layouts are summed in their order, whichever thread solved them."""
         assert view.game is not None and view.kind is DecisionKind.PLAY
-        role = view.role
+        role, rules = view.role, view.rules
         taken = view.taken[view.seat]
 
         def solve(budget: SolveBudget, world: World) -> list[tuple[int, int, int]] | None:
@@ -425,7 +430,10 @@ class SamplingPlayer(Player):
             for card_id, lo, hi in raw:
                 totals[card_id] += (
                     weight
-                    * (role.score(view.game, taken + lo) + role.score(view.game, taken + hi))
+                    * (
+                        rules.score(role, view.game, taken + lo)
+                        + rules.score(role, view.game, taken + hi)
+                    )
                     / 2
                 )
             mass += weight

@@ -12,7 +12,7 @@ from ts358 import _core358
 from ts358.cards import CardSet
 from ts358.players.layouts import World, role_hands
 from ts358.position import Position
-from ts358.rules import Contract, Role, VoidRule, triple
+from ts358.rules import Contract, Role, Rules, triple
 from ts358.view import SeatView
 
 __all__ = ["CorePosition", "SolveBudget"]
@@ -32,10 +32,10 @@ class CorePosition(NamedTuple):
     void_rule: int
 
     @classmethod
-    def whole_deal(cls, hands: Sequence[CardSet], game: Contract, void: VoidRule) -> CorePosition:
-        """A deal from its first trick, the chooser on lead: ``hands`` in role order."""
+    def whole_deal(cls, hands: Sequence[CardSet], game: Contract, rules: Rules) -> CorePosition:
+        """A deal from its first trick (led as ``rules`` say): ``hands`` in role order."""
         a, b, c = (h.mask for h in hands)
-        return cls((a, b, c), int(Role.CHOOSER), (), int(game), int(void))
+        return cls((a, b, c), int(rules.first_leader), (), int(game), int(rules.void))
 
     @classmethod
     def of(cls, position: Position) -> CorePosition:

@@ -42,7 +42,7 @@ from ts358.cards import Card, NotationError, Rank, Suit
 from ts358.deal import Answer
 from ts358.players.advice import Advice, Basis
 from ts358.refusal import Reason, Refusal
-from ts358.rules import Contract, Role
+from ts358.rules import Contract, Role, Rules
 from ts358.view import DecisionKind
 
 __all__ = [
@@ -84,6 +84,9 @@ _EN: dict[str, str] = {
     "game.no-tricks": "no-tricks",
     "rules.house": "house",
     "rules.kurnik": "Kurnik",
+    "rules.sergeant-major": "Sergeant Major",
+    "rules.9-5-2": "9-5-2",
+    "rules.custom": "custom",
     "level.easy": "easy",
     "level.medium": "medium",
     "level.hard": "hard",
@@ -226,7 +229,7 @@ _EN: dict[str, str] = {
     "bot.kind.flood": "too many lines",
     "bot.kind.died": "it ended",
     # --auto output
-    "auto.start": "Match of {deals} {deals:deal|deals}, seed {seed}, {rules} rules, {level} players",
+    "auto.start": "{deals} {deals:deal|deals}, seed {seed}, {rules} rules, {level} players",
     "auto.deal": "Deal {number}: {game}, chooser {chooser} (8), third {third} (5), dealer {dealer} (3)",
     "auto.exchange": "  exchange: {giver} gives {given} to {receiver}, gets {returned}",
     "auto.exchange_none": "  exchange: {giver} gives no card to {receiver}",
@@ -394,6 +397,9 @@ _PL: dict[str, str] = {
     "game.no-tricks": "bez lew",
     "rules.house": "domowe",
     "rules.kurnik": "Kurnik",
+    "rules.sergeant-major": "Sergeant Major",
+    "rules.9-5-2": "9-5-2",
+    "rules.custom": "własne",
     "level.easy": "łatwy",
     "level.medium": "średni",
     "level.hard": "trudny",
@@ -527,7 +533,7 @@ _PL: dict[str, str] = {
     "bot.kind.oversized": "za długi wiersz",
     "bot.kind.flood": "za dużo wierszy",
     "bot.kind.died": "zakończył działanie",
-    "auto.start": "Partia nr {seed}: {deals} {deals:rozdanie|rozdania|rozdań}, zasady {rules}, poziom: {level}",
+    "auto.start": "Partia {seed}: {deals} {deals:rozdanie|rozdania|rozdań}, zasady {rules}, poziom: {level}",
     "auto.deal": "Rozdanie {number}: {game}, wybierający {chooser} (8), trzeci {third} (5), rozdający {dealer} (3)",
     "auto.exchange": "  wymiana: {giver} daje {given}, {receiver} oddaje {returned}",
     "auto.exchange_none": "  wymiana: {giver} nie daje graczowi {receiver} żadnej karty",
@@ -693,6 +699,9 @@ _CS: dict[str, str] = {
     "game.no-tricks": "bez štychů",
     "rules.house": "domácí",
     "rules.kurnik": "Kurnik",
+    "rules.sergeant-major": "Sergeant Major",
+    "rules.9-5-2": "9-5-2",
+    "rules.custom": "vlastní",
     "level.easy": "lehká",
     "level.medium": "střední",
     "level.hard": "těžká",
@@ -826,7 +835,7 @@ _CS: dict[str, str] = {
     "bot.kind.oversized": "příliš dlouhý řádek",
     "bot.kind.flood": "příliš mnoho řádků",
     "bot.kind.died": "skončil",
-    "auto.start": "Partie č. {seed}: {deals} rozdání, pravidla {rules}, úroveň: {level}",
+    "auto.start": "Partie {seed}: {deals} rozdání, pravidla {rules}, hráči: {level}",
     "auto.deal": "Rozdání {number}: {game}, hlásící {chooser} (8), třetí {third} (5), rozdávající {dealer} (3)",
     "auto.exchange": "  výměna: {giver} dává {given}, {receiver} vrací {returned}",
     "auto.exchange_none": "  výměna: {giver} nedává hráči {receiver} žádnou kartu",
@@ -1337,12 +1346,19 @@ class Translator:
         key = "bot.handed_over" if fault.handed_over else "bot.fault"
         return self(key, name=name, kind=self(f"bot.kind.{fault.kind}"), detail=fault.detail)
 
-    def tricks(self, taken: int, role: Role, game: Contract | None) -> str:
-        """Tricks taken against the obligation, ``2/5``, or in no-tricks the limit: ``2, at
-        most 3``."""
+    def rules(self, rules: Rules) -> str:
+        """The name of a rule set: its preset's, or "custom"."""
+        return self(f"rules.{rules.label}")
+
+    def tricks(
+        self, taken: int, role: Role, game: Contract | None, rules: Rules | None = None
+    ) -> str:
+        """Tricks taken against the target, ``2/5``, or in no-tricks the limit: ``2, at
+        most 3`` (``rules``' targets; None: the house's)."""
+        rules = rules or Rules()
         if game is Contract.NO_TRICKS:
-            return self("table.tricks_at_most", taken=taken, limit=role.limit)
-        return f"{taken}/{role.obligation}"
+            return self("table.tricks_at_most", taken=taken, limit=rules.limit(role))
+        return f"{taken}/{rules.target(role)}"
 
     def advice_title(self, advice: Advice[Answer]) -> str:
         """The first line of a hint: what it shows, or (an option only, or nothing valued)

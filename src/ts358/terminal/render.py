@@ -137,7 +137,7 @@ def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Ta
         table.add_row(
             name,
             tr.role(role),
-            tr.tricks(view.taken[seat], role, view.game),
+            tr.tricks(view.taken[seat], role, view.game, view.rules),
             f"{view.totals[seat]:+d}",
             _games_short(view.games_left(seat), style),
         )

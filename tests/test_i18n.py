@@ -191,7 +191,7 @@ def card_values(lang, symbols):
 
 NUMBERS = (
     "number", "total", "deals", "taken", "limit", "last", "first", "place", "count",
-    "layouts", "solved", "bounded", "seed", "result", "deal", "step", "steps",
+    "layouts", "solved", "bounded", "seed", "result", "deal", "step", "steps", "target",
 )  # fmt: skip
 
 

@@ -317,6 +317,7 @@ def long_arguments(lang):
         **dict.fromkeys(("taken", "last", "first"), 16),
         **dict.fromkeys(("need", "limit"), 8),
         "place": 3,
+        "target": 100,
         **dict.fromkeys(("count", "layouts"), 20),
         **dict.fromkeys(("solved", "bounded"), 120),
         **dict.fromkeys(("card", "given", "returned", "example"), "10♥"),

@@ -452,3 +452,35 @@ def test_a_whole_match_by_tapping_on_a_phone(browser, server, console, shots):
     assert home is not None and home["y"] + home["height"] <= 844
     page.screenshot(path=str(shots / "phone-finished.png"))
     context.close()
+
+
+def test_a_sergeant_major_match_by_clicking(browser, server, console):
+    """The English rules chosen on the start page: their name and end condition on the
+    table, the chooser (the dealer) choosing a suit from all sixteen cards, the discard
+    before the talon, and the match played to its end by clicking."""
+    page = console.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    # Seed 5: the host deals (and so chooses) the first deal.
+    new_match(page, server, rules="sergeant-major", deals=3, seed=5, analysis=False)
+    page.wait_for_function(_READY)
+    assert "Sergeant Major" in page.inner_text("[data-rules-name]")
+    assert "12 tricks" in page.inner_text("[data-end]")
+    chose = False
+    while phase(page) != "finished":
+        page.wait_for_function(_READY)
+        now = phase(page)
+        if now == "finished":
+            break
+        if now == "choose" and my_turn(page):
+            chose = True
+            assert page.locator(".hand [data-card]").count() == 16
+            enabled = page.locator("[data-game]:not([disabled])")
+            games = {enabled.nth(i).get_attribute("data-game") for i in range(enabled.count())}
+            assert games and games <= {"spades", "hearts", "diamonds", "clubs"}
+        if now == "discard" and my_turn(page):
+            assert page.locator(".hand [data-card]").count() == 16  # the talon comes after
+        if now == "summary" and not page.locator('[data-action="next"]').count():
+            page.wait_for_function(_GONE_ON)
+            continue
+        act(page)
+    assert chose
+    assert page.locator('[data-panel="standings"] li').count() == 3

@@ -50,7 +50,7 @@ from ts358.deal import Deal, DealResult, DealSetup, IllegalDecision
 from ts358.match import Match
 from ts358.players import HeuristicPlayer, PlayerSpec
 from ts358.players.base import Player
-from ts358.rules import Contract, Rules, triple
+from ts358.rules import Contract, MatchEnd, Rules, triple
 from ts358.seeds import derived_rng, derived_seed
 
 __all__ = [
@@ -69,7 +69,8 @@ __all__ = [
 
 MATCH_LENGTH = 6
 BOARD_CONTEXT = (
-    "board b: deal number drawn from 1-6 by a generator seeded with (seed, b), the match up "
+    "board b: deal number drawn from 1 to the match length (6 unless --rules says) by a "
+    "generator seeded with (seed, b), the match up "
     "to it played by medium players; every seat permutation of the players plays it"
 )
 
@@ -181,7 +182,10 @@ def make_board(seed: int, index: int, rules: Rules | None = None) -> Board:
     rules = rules if rules is not None else Rules(length=MATCH_LENGTH)
     rng = derived_rng("arena-board", seed, index)
     number = rng.randrange(1, rules.length + 1)
-    match = Match(rules, seed=rng.getrandbits(64))
+    # The match up to the board's deal goes on whatever its end condition says: a board
+    # is one deal in the middle of a match.
+    prefix_rules = dataclasses.replace(rules, end=MatchEnd.DEALS)
+    match = Match(prefix_rules, seed=rng.getrandbits(64))
     prefix = HeuristicPlayer()
     while len(match.results) < number - 1:
         pending = match.pending()
@@ -289,6 +293,7 @@ class ArenaChunk:
     start: int
     stop: int
     bot_seconds: float = DEFAULT_SECONDS
+    rules: Rules = Rules(length=MATCH_LENGTH)
 
 
 def run_chunk(chunk: ArenaChunk) -> list[BoardOutcome]:
@@ -304,7 +309,13 @@ def run_chunk(chunk: ArenaChunk) -> list[BoardOutcome]:
 def play_chunk(chunk: ArenaChunk, keeper: BotKeeper) -> list[BoardOutcome]:
     """The boards of ``chunk``, each seat's player made by ``keeper``."""
     return [
-        play_board(make_board(chunk.seed, b), chunk.configs, chunk.seed, keeper.make, keeper.done)
+        play_board(
+            make_board(chunk.seed, b, chunk.rules),
+            chunk.configs,
+            chunk.seed,
+            keeper.make,
+            keeper.done,
+        )
         for b in range(chunk.start, chunk.stop)
     ]
 
@@ -416,13 +427,16 @@ def run_arena(
     chunk_cap: int = 8,
     bot_seconds: float = DEFAULT_SECONDS,
     remote: Sequence[Transport] = (),
+    rules: Rules | None = None,
 ) -> dict[str, Any]:
     """Play ``boards`` boards in every seat permutation and return the results document
     (:func:`summarize_arena` plus the run's parameters). ``on_boards(n)`` is called as chunks of
     ``n`` boards finish (progress). ``bot_seconds``: the time control of the bots
     (``cmd:`` players), seconds per decision. ``remote``: the connections of the ``remote``
     seats' bots (:class:`~ts358.bots.listen.BotListener`), one per ``remote`` in
-    ``configs``; with them the boards are played in this process, one after another."""
+    ``configs``; with them the boards are played in this process, one after another.
+    ``rules``: the matches the boards come from (None: the house rules, 6 deals)."""
+    rules = rules if rules is not None else Rules(length=MATCH_LENGTH)
 
     if len(configs) != 3:
         raise ValueError("the arena needs three player configurations")
@@ -441,7 +455,7 @@ def run_arena(
         )
     slots = 1 if remote else task_slots(workers, scheduler)
     ranges = chunk_ranges(boards, slots, cap=chunk_cap)
-    chunks = [ArenaChunk(seed, names, r.start, r.stop, bot_seconds) for r in ranges]
+    chunks = [ArenaChunk(seed, names, r.start, r.stop, bot_seconds, rules) for r in ranges]
 
     def done(index: int, result: list[BoardOutcome]) -> None:
         if on_boards is not None:
@@ -470,6 +484,7 @@ def run_arena(
             if isinstance(spec, PlayerSpec) and spec.level in ("hard", "expert")
         },
         "seed": seed,
+        "rules": {"name": rules.label, **rules.to_json(), "length": rules.length},
         **(
             {"bot_seconds": bot_seconds}
             if any(isinstance(s, (BotSpec, RemoteSpec)) for s in parsed)

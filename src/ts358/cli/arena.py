@@ -26,6 +26,7 @@ from ts358.cli.options import (
     BotTime,
     Listen,
     Players,
+    RuleSet,
     Scheduler,
     Seed,
     Workers,
@@ -138,6 +139,7 @@ def arena_command(
         ),
     ] = DEFAULT_BOARDS,
     seed: Seed = None,
+    rules: RuleSet = None,
     workers: Workers = None,
     scheduler: Scheduler = None,
     as_json: Annotated[
@@ -180,6 +182,7 @@ def arena_command(
                         on_boards=advance,
                         bot_seconds=bot_time or DEFAULT_SECONDS,
                         remote=listener.bots if listener is not None else (),
+                        rules=rules,
                     )
                 )
             except ArenaError as exc:

@@ -303,6 +303,9 @@ def _start(
             style="bold",
         )
     )
+    if (end := tr.end(rules)) is not None:
+        console.print(Text(end))
     console.print(Text(tr("match.seats", left=names[1], right=names[2])))
-    console.print(Text(tr("match.first_dealer", name=names[match.first_dealer])))
+    dealing = rules.dealing_role.seat(match.first_dealer)
+    console.print(Text(tr("match.first_dealer", name=names[dealing])))
     return saved, save_path

@@ -42,7 +42,7 @@ from ts358.cards import Card, NotationError, Rank, Suit
 from ts358.deal import Answer
 from ts358.players.advice import Advice, Basis
 from ts358.refusal import Reason, Refusal
-from ts358.rules import Contract, Role, Rules
+from ts358.rules import Contract, MatchEnd, Role, Rules, Top
 from ts358.view import DecisionKind
 
 __all__ = [
@@ -76,6 +76,9 @@ _EN: dict[str, str] = {
     "role.chooser": "chooser",
     "role.third": "third",
     "role.dealer": "dealer",
+    "role.top.chooser": "dealer",
+    "role.top.third": "left of the dealer",
+    "role.top.dealer": "right of the dealer",
     "game.spades": "spades",
     "game.hearts": "hearts",
     "game.diamonds": "diamonds",
@@ -86,6 +89,7 @@ _EN: dict[str, str] = {
     "rules.kurnik": "Kurnik",
     "rules.sergeant-major": "Sergeant Major",
     "rules.9-5-2": "9-5-2",
+    "rules.overtrump": "overtrump",
     "rules.custom": "custom",
     "level.easy": "easy",
     "level.medium": "medium",
@@ -178,6 +182,10 @@ _EN: dict[str, str] = {
     "hint.why_return": "the strong player does not value returns",
     "hint.why_unsolved": "no sampled layout could be solved in time this early in the deal",
     "talon.none": "The talon has not been shown yet in this deal.",
+    "talon.unseen": "{name} took the talon without showing it.",
+    "table.talon_yours": "Talon (only you saw it): {cards}",
+    "ev.talon_taken": "{name} takes the talon without showing it.",
+    "ev.talon_taken_you": "You take the talon without showing it: {cards}.",
     "ev.your_discard": "Your discard: {cards}.",
     # scores
     "score.title": "Match score",
@@ -213,6 +221,9 @@ _EN: dict[str, str] = {
     "match.finished_already": "This match is already finished.",
     "match.final": "Final standings",
     "match.won": "You won!",
+    "end.twelve-tricks": "The first player to take 12 tricks in one deal wins the match (after {deals} deals at the latest, the totals decide).",
+    "end.target": "The match ends after the deal in which a total reaches {target} (after {deals} deals at the latest).",
+    "match.twelve": "{name} took {count} tricks in one deal and wins the match.",
     "match.shared": "You share first place!",
     "match.lost": "You finished in place {place}.",
     "match.result": "Your result: {result} (total × 10). Statistics: ts358 stats",
@@ -389,6 +400,9 @@ _PL: dict[str, str] = {
     "role.chooser": "wybierający",
     "role.third": "trzeci",
     "role.dealer": "rozdający",
+    "role.top.chooser": "rozdający",
+    "role.top.third": "na lewo od rozdającego",
+    "role.top.dealer": "na prawo od rozdającego",
     "game.spades": "pik",
     "game.hearts": "kier",
     "game.diamonds": "karo",
@@ -399,6 +413,7 @@ _PL: dict[str, str] = {
     "rules.kurnik": "Kurnik",
     "rules.sergeant-major": "Sergeant Major",
     "rules.9-5-2": "9-5-2",
+    "rules.overtrump": "przebijanie",
     "rules.custom": "własne",
     "level.easy": "łatwy",
     "level.medium": "średni",
@@ -486,6 +501,10 @@ _PL: dict[str, str] = {
     "hint.why_return": "silny gracz komputerowy nie ocenia oddawanych kart",
     "hint.why_unsolved": "tak wcześnie w rozdaniu żadnego losowanego układu nie da się rozwiązać na czas",
     "talon.none": "W tym rozdaniu musik nie został jeszcze odkryty.",
+    "talon.unseen": "{name} bierze musik, nie pokazując go.",
+    "table.talon_yours": "Musik (widzisz go tylko ty): {cards}",
+    "ev.talon_taken": "{name} bierze musik, nie pokazując go.",
+    "ev.talon_taken_you": "Bierzesz musik, nie pokazując go: {cards}.",
     "ev.your_discard": "Twoje odłożone karty: {cards}.",
     "score.title": "Wyniki partii",
     "score.deal": "Rozdanie",
@@ -518,6 +537,9 @@ _PL: dict[str, str] = {
     "match.finished_already": "Ta partia jest już zakończona.",
     "match.final": "Wyniki końcowe",
     "match.won": "Zwycięstwo!",
+    "end.twelve-tricks": "Partię wygrywa pierwszy, kto weźmie 12 lew w jednym rozdaniu (najpóźniej po {deals} rozdaniach decydują sumy).",
+    "end.target": "Partia kończy się po rozdaniu, w którym czyjaś suma osiągnie {target} (najpóźniej po {deals} rozdaniach).",
+    "match.twelve": "{name}: {count} lew w jednym rozdaniu, wygrana partia.",
     "match.shared": "Dzielisz pierwsze miejsce!",
     "match.lost": "Zajmujesz {place}. miejsce.",
     "match.result": "Twój wynik: {result} (suma × 10). Statystyki: ts358 stats",
@@ -691,6 +713,9 @@ _CS: dict[str, str] = {
     "role.chooser": "hlásící",
     "role.third": "třetí",
     "role.dealer": "rozdávající",
+    "role.top.chooser": "rozdávající",
+    "role.top.third": "vlevo od rozdávajícího",
+    "role.top.dealer": "vpravo od rozdávajícího",
     "game.spades": "piky",
     "game.hearts": "srdce",
     "game.diamonds": "káry",
@@ -701,6 +726,7 @@ _CS: dict[str, str] = {
     "rules.kurnik": "Kurnik",
     "rules.sergeant-major": "Sergeant Major",
     "rules.9-5-2": "9-5-2",
+    "rules.overtrump": "přebíjení",
     "rules.custom": "vlastní",
     "level.easy": "lehká",
     "level.medium": "střední",
@@ -788,6 +814,10 @@ _CS: dict[str, str] = {
     "hint.why_return": "silný počítačový hráč vracené karty neoceňuje",
     "hint.why_unsolved": "takto brzy v rozdání nelze včas vyřešit žádné vylosované rozložení",
     "talon.none": "Talon v tomto rozdání ještě nebyl otočen.",
+    "talon.unseen": "{name} si vzal talon, aniž by ho ukázal.",
+    "table.talon_yours": "Talon (viděli jste ho jen vy): {cards}",
+    "ev.talon_taken": "{name} si bere talon, aniž by ho ukázal.",
+    "ev.talon_taken_you": "Berete si talon, aniž byste ho ukázali: {cards}.",
     "ev.your_discard": "Vaše odložené karty: {cards}.",
     "score.title": "Skóre partie",
     "score.deal": "Rozdání",
@@ -820,6 +850,9 @@ _CS: dict[str, str] = {
     "match.finished_already": "Tato partie už skončila.",
     "match.final": "Konečné pořadí",
     "match.won": "Vítězství!",
+    "end.twelve-tricks": "Partii vyhrává první, kdo v jednom rozdání získá 12 štychů (nejpozději po {deals} rozdáních rozhodnou součty).",
+    "end.target": "Partie končí po rozdání, v němž něčí součet dosáhne {target} (nejpozději po {deals} rozdáních).",
+    "match.twelve": "{name}: {count} štychů v jednom rozdání, vítězství v partii.",
     "match.shared": "Dělíte se o první místo!",
     "match.lost": "Končíte na {place}. místě.",
     "match.result": "Váš výsledek: {result} (součet × 10). Statistika: ts358 stats",
@@ -1070,7 +1103,11 @@ def game_name(game: Contract, lang: str) -> str:
     return t(f"game.{game.label}", lang)
 
 
-def role_name(role: Role, lang: str) -> str:
+def role_name(role: Role, lang: str, rules: Rules | None = None) -> str:
+    """A role as the players name it: under ``top = dealer`` (Sergeant Major) the chooser is
+    the dealer and the others are named by their place beside the dealer."""
+    if rules is not None and rules.top is Top.DEALER:
+        return t(f"role.top.{role.label}", lang)
     return t(f"role.{role.label}", lang)
 
 
@@ -1283,8 +1320,8 @@ class Translator:
         """Game names in the fixed order spades ... no-tricks, comma-separated."""
         return games_text(games, self.lang)
 
-    def role(self, role: Role) -> str:
-        return role_name(role, self.lang)
+    def role(self, role: Role, rules: Rules | None = None) -> str:
+        return role_name(role, self.lang, rules)
 
     def game_short(self, game: Contract, symbols: bool) -> str:
         """A short game name for tight places (:func:`game_short`)."""
@@ -1349,6 +1386,12 @@ class Translator:
     def rules(self, rules: Rules) -> str:
         """The name of a rule set: its preset's, or "custom"."""
         return self(f"rules.{rules.label}")
+
+    def end(self, rules: Rules) -> str | None:
+        """How a match that ends on a condition ends (None for one of a number of deals)."""
+        if rules.end is MatchEnd.DEALS:
+            return None
+        return self(f"end.{rules.end.label}", deals=rules.length, target=rules.target_score)
 
     def tricks(
         self, taken: int, role: Role, game: Contract | None, rules: Rules | None = None

@@ -28,7 +28,7 @@ from ts358.exchange import plan_exchange
 from ts358.players.advice import Advice
 from ts358.players.base import Player
 from ts358.refusal import verify
-from ts358.rules import Contract
+from ts358.rules import Contract, Talon
 from ts358.table.texts import parse_game
 from ts358.terminal.render import (
     CardStyle,
@@ -159,26 +159,43 @@ class HumanPlayer(Player):
             self._seen_exchanges = self._seen_tricks = 0
             self.console.print()
         names = self.names
+        # The game and the exchange in the order they happened (the exchange first under
+        # Exchange.BEFORE_CHOICE).
+        if view.rules.exchanges_before(None):
+            self._tell_exchange(view)
+            self._tell_game(view)
+        else:
+            self._tell_game(view)
+            self._tell_exchange(view)
+        if view.talon_taken and not self._seen_talon:
+            self._seen_talon = True
+            shown = view.rules.talon is Talon.SHOWN
+            if view.talon is None:  # taken unseen by this seat
+                self.say(self.tr("ev.talon_taken", name=names[view.chooser]))
+            else:
+                cards = " ".join(self.style.plain(c) for c in view.talon.descending())
+                if view.chooser != view.seat:
+                    self.say(self.tr("ev.talon", cards=cards, name=names[view.chooser]))
+                else:
+                    self.say(
+                        self.tr("ev.talon_you" if shown else "ev.talon_taken_you", cards=cards)
+                    )
+        self._show_tricks(view.tricks, view.seat)
+
+    def _tell_game(self, view: SeatView) -> None:
         if view.game is not None and not self._seen_game:
             self._seen_game = True
             if view.chooser == view.seat:
                 self.say(self.tr("ev.you_chose", game=self.tr.game(view.game)))
             else:
-                self.say(
-                    self.tr("ev.chose", name=names[view.chooser], game=self.tr.game(view.game))
-                )
+                name = self.names[view.chooser]
+                self.say(self.tr("ev.chose", name=name, game=self.tr.game(view.game)))
+
+    def _tell_exchange(self, view: SeatView) -> None:
         events = self._exchange_events(view)
         for event in events[self._seen_exchanges :]:
             self.say(event)
         self._seen_exchanges = len(events)
-        if view.talon is not None and not self._seen_talon:
-            self._seen_talon = True
-            cards = " ".join(self.style.plain(c) for c in view.talon.descending())
-            if view.chooser == view.seat:
-                self.say(self.tr("ev.talon_you", cards=cards))
-            else:
-                self.say(self.tr("ev.talon", cards=cards, name=names[view.chooser]))
-        self._show_tricks(view.tricks, view.seat)
 
     def _exchange_events(self, view: SeatView) -> list[str]:
         """What this seat knows of the deal's exchange so far, in the order it was played:
@@ -187,11 +204,15 @@ class HumanPlayer(Player):
         and a turn that ended with no card given (a giver who stopped at once, or had
         nothing to give). A turn is told to its end only once it is over; the list only
         grows as the exchange goes on, so the events not yet told are its tail."""
-        if view.game is None:
+        first = view.rules.exchanges_before(None)  # before the choice (Sergeant Major)
+        if view.game is None and not first:
             return []
-        plan = plan_exchange(view.previous_scores, view.dealer, view.game, view.rules)
-        current = len(plan)  # the turn in progress; all are over once the talon is shown
-        if view.talon is None:
+        game = None if first else view.game
+        plan = plan_exchange(view.previous_scores, view.dealer, game, view.rules)
+        # The turn in progress; all are over once the game is chosen (an exchange before
+        # the choice) or the talon taken.
+        current = len(plan)
+        if not (view.game is not None if first else view.talon_taken):
             pair: tuple[int | None, int | None] | None = None
             if view.kind is DecisionKind.GIVE:
                 pair = (view.seat, view.give_to)
@@ -347,11 +368,13 @@ class HumanPlayer(Player):
         # Between deals: the deal just finished, as the human's last view of it showed it.
         view = view or self._last_view
         if view is None or view.talon is None:
-            self.say(self.tr("talon.none"))
+            if view is not None and view.talon_taken:
+                self.say(self.tr("talon.unseen", name=self.names[view.chooser]))
+            else:
+                self.say(self.tr("talon.none"))
             return
-        self.say(
-            self.tr("table.talon", cards=" ".join(map(self.style.plain, view.talon.descending())))
-        )
+        key = "table.talon" if view.rules.talon is Talon.SHOWN else "table.talon_yours"
+        self.say(self.tr(key, cards=" ".join(map(self.style.plain, view.talon.descending()))))
         if view.discard is not None:
             discard = " ".join(map(self.style.plain, view.discard.descending()))
             self.say(self.tr("ev.your_discard", cards=discard))

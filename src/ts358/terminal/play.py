@@ -235,7 +235,7 @@ class _Session:
                 continue
             self.human.finish_deal(result)
             self.console.print()
-            self.console.print(render_summary(result, match.totals, self.names, tr))
+            self.console.print(render_summary(result, match.totals, self.names, tr, match.rules))
             if self.options.analysis:
                 self._analysis(result)
             # Before the next deal prints its game, exchange, talon and lead: on a terminal
@@ -290,6 +290,9 @@ class _Session:
         places = match.standings()
         console.print()
         console.print(render_standings(match.totals, places, self.names, tr))
+        if match.winner is not None:
+            taken = match.results[-1].taken[match.winner]
+            console.print(Text(tr("match.twelve", name=self.names[match.winner], count=taken)))
         tied = sum(1 for p in places if p == 1) > 1
         if places[seat] == 1:
             console.print(Text(tr("match.shared") if tied else tr("match.won"), style="bold green"))
@@ -333,13 +336,14 @@ class _Printer:
             t(
                 "auto.deal",
                 number=d.number,
-                dealer=names[d.dealer],
+                dealer=names[rules.dealing_role.seat(d.dealer)],
                 chooser=names[d.chooser],
                 third=names[d.third],
                 game=t.game(d.game),
             )
         ]
-        for turn in plan_exchange(previous, d.dealer, d.game, rules):
+        game = None if rules.exchanges_before(None) else d.game
+        for turn in plan_exchange(previous, d.dealer, game, rules):
             pair = (turn.giver, turn.receiver)
             steps = [step for step in d.exchanges if (step.giver, step.receiver) == pair]
             for step in steps:

@@ -19,7 +19,7 @@ from ts358.analysis.review import DealReview, PlayReview
 from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Answer, DealResult
 from ts358.players.advice import Advice, Basis
-from ts358.rules import Contract
+from ts358.rules import Contract, Rules, Talon
 from ts358.table.history import MatchEntry, leaderboard, summarize_history
 from ts358.table.texts import MESSAGES, Translator, suit_text
 from ts358.view import DecisionKind, SeatView, Trick
@@ -136,7 +136,7 @@ def render_players(view: SeatView, names: Sequence[str], style: CardStyle) -> Ta
         name = Text(names[seat], style="bold" if seat == view.seat else "")
         table.add_row(
             name,
-            tr.role(role),
+            tr.role(role, view.rules),
             tr.tricks(view.taken[seat], role, view.game, view.rules),
             f"{view.totals[seat]:+d}",
             _games_short(view.games_left(seat), style),
@@ -194,9 +194,8 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
     parts.append(head)
     parts.append(render_players(view, names, style))
     if view.talon is not None and view.kind is DecisionKind.DISCARD:
-        parts.append(
-            Text(tr("table.talon", cards="")).append_text(style.cards(view.talon.descending()))
-        )
+        key = "table.talon" if view.rules.talon is Talon.SHOWN else "table.talon_yours"
+        parts.append(Text(tr(key, cards="")).append_text(style.cards(view.talon.descending())))
     if view.leader is not None:
         if view.trick:
             parts.append(
@@ -301,9 +300,14 @@ def render_scores(
 
 
 def render_summary(
-    result: DealResult, totals: Sequence[int], names: Sequence[str], tr: Translator
+    result: DealResult,
+    totals: Sequence[int],
+    names: Sequence[str],
+    tr: Translator,
+    rules: Rules | None = None,
 ) -> RenderableType:
-    """After a deal: each player's role, tricks, score and new total."""
+    """After a deal: each player's role, tricks, score and new total (roles and targets as
+    ``rules`` have them; None: the house rules)."""
     title = tr(
         "summary.title",
         number=result.number,
@@ -324,8 +328,8 @@ def render_summary(
         role = result.role_of(seat)
         table.add_row(
             names[seat],
-            tr.role(role),
-            tr.tricks(result.taken[seat], role, result.game),
+            tr.role(role, rules),
+            tr.tricks(result.taken[seat], role, result.game, rules),
             f"{result.scores[seat]:+d}",
             f"{totals[seat]:+d}",
         )

@@ -45,7 +45,7 @@ from ts358._input import InputError, parse_json
 from ts358.analysis.hints import HintService
 from ts358.deal import DealResult
 from ts358.players import LEVELS
-from ts358.rules import MATCH_LENGTHS, VoidRule
+from ts358.rules import MATCH_LENGTHS, PRESETS
 from ts358.table.saves import WriteError
 from ts358.table.texts import LANGUAGES, detect_language, t
 from ts358.view import SeatView
@@ -445,7 +445,7 @@ def create_app(
                 "levels": list(LEVELS),
                 "bots": sorted(lobby.bots),
                 "lengths": list(MATCH_LENGTHS),
-                "rules": [v.label for v in VoidRule],
+                "rules": list(PRESETS),
                 "defaults": dataclasses_defaults(chosen),
                 "saves": saves,
                 "unreadable": unreadable,

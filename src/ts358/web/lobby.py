@@ -25,7 +25,7 @@ from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
 from ts358.match import Match, check_name, player_seed
 from ts358.players import LEVELS, Player
-from ts358.rules import MATCH_LENGTHS, Contract, Rules, VoidRule
+from ts358.rules import MATCH_LENGTHS, Contract, Rules
 from ts358.table.history import leaderboard, load_entries, saves_dir, summarize_history
 from ts358.table.saves import (
     DEFAULT_ANALYSIS_SECONDS,
@@ -79,6 +79,19 @@ def _choice(data: dict[str, Any], key: str, allowed: tuple[Any, ...], default: A
     return value
 
 
+def _rules_text(data: dict[str, Any], deals: int) -> str:
+    """The ``rules`` asked for: a preset, with options if wanted, that makes a rule set
+    with ``deals`` deals."""
+    value = data.get("rules", "house")
+    if not isinstance(value, str) or len(value) > 300:
+        raise LobbyError(f"'rules' must be a preset's name, not {quote(value)}")
+    try:
+        Rules.parse(value).with_options({"length": deals})
+    except ValueError as exc:
+        raise LobbyError(f"'rules': {exc}") from None
+    return value
+
+
 def _number(data: dict[str, Any], key: str, high: float, default: float) -> float:
     try:
         return float(number(data.get(key, default), 0, high, unit="seconds"))
@@ -93,7 +106,9 @@ class MatchOptions:
     Attributes:
         deals: 3, 6, 9 or 18.
         level: the computer players' level (one of :data:`~ts358.players.LEVELS`).
-        rules: ``house`` or ``kurnik``.
+        rules: a preset (``house``, ``kurnik``, ``sergeant-major``, ``9-5-2``), with
+            options changed if wanted (:meth:`Rules.parse <ts358.rules.Rules.parse>`:
+            ``house,talon=unseen``).
         lang: en, pl or cs.
         humans: people at the table (1: you against two computer players; 2 or 3: the
             other seats are opened by links).
@@ -158,11 +173,12 @@ class MatchOptions:
                 check_name(name)
             except ValueError as exc:
                 raise LobbyError(f"'name': {exc}") from None
+        deals = _choice(data, "deals", MATCH_LENGTHS, 6)
         return cls(
             name=name or None,
-            deals=_choice(data, "deals", MATCH_LENGTHS, 6),
+            deals=deals,
             level=_choice(data, "level", LEVELS, "medium"),
-            rules=_choice(data, "rules", tuple(v.label for v in VoidRule), "house"),
+            rules=_rules_text(data, deals),
             lang=_choice(data, "lang", LANGUAGES, lang),
             humans=_choice(data, "humans", (1, 2, 3), 1),
             pace=_number(data, "pace", MAX_PACE, DEFAULT_PACE),
@@ -221,7 +237,10 @@ class Lobby:
         """A new match saved in :attr:`folder`, the host at seat 0 and the other people at
         the next seats; LobbyError if it can't be saved there."""
         seed = options.seed if options.seed is not None else secrets.randbelow(2**63)
-        rules = Rules.named(options.rules, options.deals)
+        try:
+            rules = Rules.parse(options.rules).with_options({"length": options.deals})
+        except ValueError as exc:
+            raise LobbyError(f"'rules': {exc}") from None
         settings = PlaySettings(
             lang=options.lang,
             analysis=options.analysis,

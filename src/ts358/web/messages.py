@@ -23,7 +23,7 @@ from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Answer, DealResult
 from ts358.match import standings
 from ts358.players.advice import Advice
-from ts358.rules import Contract, Role
+from ts358.rules import Contract, Role, Rules
 from ts358.table.texts import MESSAGES, RANK_LETTERS, Translator, card_text, game_name, role_name, t
 from ts358.view import DecisionKind, SeatView
 
@@ -98,6 +98,8 @@ class TableInfo:
         done: whether the match is over.
         pace: seconds between the computer players' cards.
         lang: the language of the texts.
+        rules: the match's rules (targets, role names, how it ends).
+        winner: who took 12 tricks in a deal, under ``end = twelve-tricks``.
     """
 
     names: tuple[str, str, str]
@@ -110,6 +112,8 @@ class TableInfo:
     done: bool
     pace: float
     lang: str
+    rules: Rules = Rules()
+    winner: int | None = None
 
 
 def hand_order(hand: CardSet, trump: Suit | None) -> list[Card]:
@@ -127,13 +131,15 @@ def phase_of(view: SeatView) -> str:
     trump was given is not its to know)."""
     if view.kind is DecisionKind.RETURN:
         return "return"
-    if view.game is None:
-        return "choose"
-    if view.talon is None:
-        return "exchange"
-    if view.leader is None:
+    if view.leader is not None:
+        return "play"
+    if view.talon_taken or view.kind is DecisionKind.DISCARD:
         return "discard"
-    return "play"
+    if view.game is None:
+        # An exchange before the choice (Sergeant Major) while the chooser has not chosen.
+        before = view.rules.exchanges_before(None) and view.previous_scores is not None
+        return "exchange" if before and view.kind is not DecisionKind.CHOOSE else "choose"
+    return "exchange" if view.rules.exchanges_before(view.game) else "discard"
 
 
 def _turn(view: SeatView) -> int | None:
@@ -141,7 +147,9 @@ def _turn(view: SeatView) -> int | None:
     seats in it know whose it is)."""
     if view.kind is not None:
         return view.seat
-    if view.game is None or (view.talon is not None and view.leader is None):
+    if view.game is None and not view.rules.exchanges_before(None):
+        return view.chooser
+    if view.game is not None and view.leader is None and view.talon_taken:
         return view.chooser
     if view.leader is not None:
         return (view.leader + len(view.trick)) % 3
@@ -172,8 +180,8 @@ def _seats(view: SeatView | None, info: TableInfo) -> list[JSON]:
         else:  # pragma: no cover - a match always has a deal or a finished one
             continue
         row["role"] = role.label
-        row["role_name"] = role_name(role, info.lang)
-        row["tricks"] = Translator(info.lang).tricks(row["taken"], role, game)
+        row["role_name"] = role_name(role, info.lang, info.rules)
+        row["tricks"] = Translator(info.lang).tricks(row["taken"], role, game, info.rules)
         seats.append(row)
     return seats
 
@@ -209,9 +217,9 @@ def _summary(info: TableInfo) -> JSON | None:
         "rows": [
             {
                 "seat": seat,
-                "role_name": role_name(Role.of_seat(seat, last.dealer), info.lang),
+                "role_name": role_name(Role.of_seat(seat, last.dealer), info.lang, info.rules),
                 "tricks": Translator(info.lang).tricks(
-                    last.taken[seat], Role.of_seat(seat, last.dealer), last.game
+                    last.taken[seat], Role.of_seat(seat, last.dealer), last.game, info.rules
                 ),
                 "score": last.scores[seat],
                 "total": info.totals[seat],
@@ -266,6 +274,9 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
         "seat": seat,
         "phase": phase,
         "deals": info.length,
+        # The rules' name and, for a match that ends on a condition, how (docs/web.md).
+        "rules": Translator(info.lang).rules(info.rules),
+        "end": Translator(info.lang).end(info.rules),
         "pace": info.pace,
         # Between deals the seats show the deal just finished, as its summary does.
         "seats": _seats(view if phase not in ("summary", "finished") else None, info),
@@ -277,7 +288,11 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
         "status": _status(view, info, phase, seat),
     }
     if phase == "finished":
-        places = standings(info.totals)
+        places = standings(info.totals, info.winner)
+        if info.winner is not None and info.scores:
+            taken = info.scores[-1].taken[info.winner]
+            name = info.names[info.winner]
+            state["winner_text"] = t("match.twelve", info.lang, name=name, count=taken)
         state["standings"] = [
             {"seat": s, "place": places[s], "total": info.totals[s]}
             for s in sorted(range(3), key=lambda s: (places[s], s))
@@ -288,13 +303,14 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
     trump = view.game.trump if view.game is not None else None
     state.update(
         deal=view.deal_number,
-        dealer=view.dealer,
+        # The seat that deals the cards (under Sergeant Major, the chooser's).
+        dealer=view.rules.dealing_role.seat(view.dealer),
         game=view.game.label if view.game is not None else None,
         game_name=game_name(view.game, info.lang) if view.game is not None else None,
         trump=trump.letter if trump is not None else None,
         turn=_turn(view) if phase not in ("summary", "finished") else None,
         decision=mine.value if mine is not None else None,
-        first_six=view.game is None and view.chooser == seat,
+        first_six=view.game is None and view.chooser == seat and view.rules.sees < 16,
         hand=[
             {"card": str(c), "legal": mine not in (None, DecisionKind.CHOOSE) and c in view.options}
             for c in hand_order(view.hand, trump)

@@ -179,6 +179,8 @@ class Table(core.Table):
             done=match.done,
             pace=self.pace,
             lang=self.lang,
+            rules=match.rules,
+            winner=match.winner,
         )
         return seat_state(seat, self.view(seat), info)
 

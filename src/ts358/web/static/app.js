@@ -564,6 +564,7 @@ function standingsPanel(state) {
   const mine = state.standings.find((s) => s.seat === state.seat);
   return h("section", { class: "panel standings-panel", "data-panel": "standings" },
     h("h2", {}, T("web.finished")),
+    state.winner_text ? h("p", { "data-winner": true }, state.winner_text) : null,
     h("ol", { class: "standings" }, standingRows(state.standings, names).map((r) =>
       h("li", { value: r.place }, h("span", { class: "name" }, r.name), " ",
         h("b", {}, r.total)))),
@@ -645,6 +646,8 @@ function render() {
         " → " + state.seats[e.giver].name)),
       state.others_exchanged ? h("span", { class: "step" }, state.others_text) : null)
     : null;
+  const endRule = state.end && state.phase !== "finished"
+    ? h("p", { class: "end-rule", "data-end": true }, state.end) : null;
   const felt = state.phase === "finished" ? standingsPanel(state) : h("section", { class: "felt" },
     seatBox(left, state), seatBox(right, state), trickArea(state), talonArea(state));
   const pace = Number(state.pace);
@@ -655,7 +658,9 @@ function render() {
     "data-deal": number || "", "data-trump": state.trump || "",
   },
   h("header", { class: "bar" },
-    h("span", { class: "title" }, title.join(" · ")),
+    h("span", { class: "title" }, title.join(" · "),
+      state.rules && state.rules !== T("rules.house")
+        ? h("span", { class: "rules-name", "data-rules-name": true }, " · " + state.rules) : null),
     h("span", { class: "tools" },
       toolButton("hint", T("web.hint"), null, !state.decision,
         () => { table.hint = { title: T("web.thinking"), options: [], note: "" }; render(); send({ type: "hint" }); }),
@@ -679,7 +684,7 @@ function render() {
       hintPanel(),
       act(state),
       between ? null : handRow(state))),
-  h("aside", { class: "side" }, summaryPanel(state), scoreSheet(state), linksPanel(), botsPanel(),
+  h("aside", { class: "side" }, endRule, summaryPanel(state), scoreSheet(state), linksPanel(), botsPanel(),
     touch ? null : h("p", { class: "keys" }, T("web.keys"))));
   app.replaceChildren(view);
   if (focused) {

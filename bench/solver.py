@@ -5,12 +5,12 @@
     python bench/solver.py --deals 50      # any number per set
     python bench/solver.py --compare A.json B.json   # per-deal speed ratio B vs A
 
-One solve = one full deal (16/16/16, chooser on lead), one contract, player = chooser, the
-chooser's value only (``Solver.value``), single thread, table cleared before each deal
-(``Solver.clear``; the clear itself is not timed), the default table of ``ts358 solve``
-(``new_solver()``: 64 MB, grown to 256 MB by a deal that fills it; such a deal's solver is
-then replaced by a fresh one, so that every deal starts at 64 MB) unless ``--tt-mb`` fixes
-its size. The deal sets are fixed by seeds, so two
+One solve = one full deal (16/16/16, chooser on lead unless ``--rules`` says who leads), one
+contract, player = chooser, the chooser's value only (``Solver.value``), single thread,
+table cleared before each deal (``Solver.clear``; the clear itself is not timed), the
+default table of ``ts358 solve`` (``new_solver()``: 64 MB, grown to 256 MB by a deal that
+fills it; such a deal's solver is then replaced by a fresh one, so that every deal starts at
+64 MB) unless ``--tt-mb`` fixes its size. The deal sets are fixed by seeds, so two
 runs (two commits, two machines) solve the same positions:
 
 * per contract (all six): deals ``Position.random(seed, contract)`` for seeds 0 .. N-1
@@ -29,6 +29,7 @@ Results go to bench/results/solver-<date>.json (solver-quick-<date>.json with --
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import signal
 import sys
@@ -40,7 +41,7 @@ from ts358 import _core358
 from ts358.analysis.solve import DEFAULT_TABLE_MB, GROWN_TABLE_MB, new_solver
 from ts358.cards import DECK, CardSet
 from ts358.position import Position
-from ts358.rules import Contract, Role, VoidRule
+from ts358.rules import Contract, Role, Rules, VoidRule
 
 VOID_SEED = 358_000
 ENDGAME_SEED = 4_242
@@ -50,14 +51,14 @@ ENDGAME_SEED = 4_242
 
 
 def contract_deals(
-    n: int, contract: Contract, void: VoidRule, first: int = 0
+    n: int, contract: Contract, void: VoidRule, first: int = 0, leader: Role = Role.CHOOSER
 ) -> list[dict[str, Any]]:
     return [
         {
             "set": contract.label,
             "seed": seed,
             "contract": contract,
-            "position": Position.random(seed, contract, void),
+            "position": dataclasses.replace(Position.random(seed, contract, void), leader=leader),
         }
         for seed in range(first, first + n)
     ]
@@ -280,16 +281,25 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     n = args.deals if args.deals is not None else (20 if args.quick else 200)
-    void = VoidRule.parse(args.rules)
+    try:
+        rules = Rules.parse(args.rules)
+    except ValueError as exc:
+        parser_error = f"bench/solver.py: --rules: {exc}"
+        print(parser_error, file=sys.stderr)
+        return 2
+    void, leader = rules.void, rules.first_leader
     contracts = (
-        [Contract.parse(c) for c in args.contracts.split(",")] if args.contracts else list(Contract)
+        [Contract.parse(c) for c in args.contracts.split(",")]
+        if args.contracts
+        else sorted(rules.contracts)
     )
     tt_bytes = new_solver(args.tt_mb).tt_bytes
     table = f"table {tt_bytes / 2**20:.0f} MiB" + (
         f" (growing to {GROWN_TABLE_MB} MB)" if args.tt_mb is None else ""
     )
     print(
-        f"solver benchmark: {n} deals per set, {void.label} rules, "
+        f"solver benchmark: {n} deals per set, {rules.label} rules ({void.label} void rule, "
+        f"{leader.label} leads), "
         f"{table}, chooser's value, fresh table per deal",
         file=sys.stderr,
     )
@@ -298,7 +308,8 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         for contract in contracts if n and not args.only_void else []:
-            rows += solve_deals(contract_deals(n, contract, void, args.first_seed), args.tt_mb)
+            deals = contract_deals(n, contract, void, args.first_seed, leader)
+            rows += solve_deals(deals, args.tt_mb)
         if n and not args.no_void:
             rows += solve_deals(void_deals(n, void), args.tt_mb)
     except Interrupted as exc:
@@ -355,6 +366,8 @@ def run(args: argparse.Namespace) -> int:
             "deals_per_set": n,
             "first_seed": args.first_seed,
             "rules": void.label,
+            "rule_set": args.rules,
+            "leader": leader.label,
             "tt_mb": args.tt_mb,  # None: the default table, growing to grow_mb
             "grow_mb": GROWN_TABLE_MB if args.tt_mb is None else None,
             "contracts": [c.label for c in contracts],
@@ -503,7 +516,13 @@ def main(argv: list[str] | None = None) -> int:
         help="per-contract sets use seeds K .. K+N-1 (default 0), so that "
         "two runs can share one set between two cores (see --merge)",
     )
-    parser.add_argument("--rules", default="house", help="house (default) or kurnik")
+    parser.add_argument(
+        "--rules",
+        default="house",
+        help="a rule set as ts358 play --rules takes it: house (default), kurnik, "
+        "sergeant-major (suits only, void: any card, left of the dealer leads), 9-5-2, "
+        "with options: 'house,void=overtrump'",
+    )
     parser.add_argument(
         "--contracts", metavar="LIST", help="comma-separated contracts (default: all six)"
     )

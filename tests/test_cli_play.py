@@ -69,6 +69,24 @@ def test_kurnik_rules(tmp_path):
     assert load_record(path)["rules"]["void"] == "kurnik"
 
 
+@pytest.mark.parametrize("rules", ["sergeant-major", "9-5-2", "house,talon=unseen,void=overtrump"])
+def test_auto_match_under_other_rules_writes_a_record_that_replays(tmp_path, rules):
+    path = tmp_path / "r.json"
+    result = invoke("--auto", "--seed", "3", "--rules", rules, "--record", str(path))
+    assert result.exit_code == 0, result.stderr
+    record = load_record(path)
+    match = replay(record)
+    assert match.done and match.rules == Rules.parse(rules)
+    assert "Final standings" in result.stdout
+    if rules == "sergeant-major":
+        assert "Sergeant Major rules" in result.stdout
+        # The dealer chooses; the player on their left leads the first trick.
+        first = record["deals"][0]
+        dealing = match.rules.dealing_role.seat(first["dealer"])
+        assert first["chooser"] == dealing
+        assert first["tricks"][0]["leader"] == (dealing + 1) % 3
+
+
 @pytest.mark.parametrize(
     "args, parts",
     [
@@ -76,6 +94,9 @@ def test_kurnik_rules(tmp_path):
         (["--auto", "--deals", "4"], ("Invalid value for '--deals'", "18 deals, not 4")),
         (["--auto", "--deals", "six"], ("Invalid value for '--deals'", "not 'six'")),
         (["--auto", "--seed", "x"], ("Invalid value for '--seed'", "not a whole number: 'x'")),
+        (["--auto", "--rules", "house,repeat=yes"], ("Invalid value for '--rules'", "repeat")),
+        (["--auto", "--rules", "sergeant-major", "--deals", "18x"], ("'--deals'", "18x")),
+        (["--auto", "--rules", "house,games=suits", "--deals", "18"], ("length", "suits")),
         (["--auto", "--seed", "-1"], ("Invalid value for '--seed'", "at least 0, not -1")),
         (["--auto", "--level", "master"], ("Invalid value for '--level'", "not a level: 'master'")),
         (["--auto", "--lang", "de"], ("Invalid value for '--lang'", "not a language: 'de'")),

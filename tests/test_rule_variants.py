@@ -303,3 +303,22 @@ def test_decisions_ignore_the_real_hidden_cards_under_each_rule_set(name):
         checked.add(view.kind)
     assert {DecisionKind.PLAY, DecisionKind.CHOOSE} <= checked
     assert changed  # the hidden cards really were different
+
+
+def test_the_review_scores_by_the_rules_targets():
+    from ts358.analysis.review import review_deal
+
+    rules = Rules.named("9-5-2", 3)
+    match = Match(rules, seed=6)
+    match.run([HeuristicPlayer()] * 3)
+    result = match.results[0]
+    theirs = review_deal(result, rules, (0, 1, 2), from_trick=13)
+    house = review_deal(result, rules.void, (0, 1, 2), from_trick=13)
+    assert theirs.reviews and len(theirs.reviews) == len(house.reviews)
+    for a, b in zip(theirs.reviews, house.reviews):
+        role = result.role_of(a.seat)
+        shift = (8, 5, 3)[role] - (9, 5, 2)[role]  # trick games: tricks minus the target
+        if result.game.label == "no-tricks":
+            shift = -shift
+        assert (a.card, a.lost, a.best) == (b.card, b.lost, b.best)
+        assert (a.score, a.best_score) == (b.score + shift, b.best_score + shift)

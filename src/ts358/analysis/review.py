@@ -38,7 +38,7 @@ from ts358.analysis.solve import SolveResult, new_solver, solve
 from ts358.cards import Card, CardSet
 from ts358.deal import DealResult
 from ts358.position import Position
-from ts358.rules import Contract, Role, Triple, VoidRule, triple
+from ts358.rules import Contract, Role, Rules, Triple, VoidRule, triple
 
 __all__ = ["DealReview", "PlayReview", "TrickValues", "play_positions", "review_deal"]
 
@@ -167,7 +167,7 @@ def play_positions(result: DealResult, void: VoidRule) -> list[tuple[int, int, P
 
 def review_deal(
     result: DealResult,
-    void: VoidRule = VoidRule.HOUSE,
+    rules: Rules | VoidRule = VoidRule.HOUSE,
     review: Collection[int] = (0,),
     *,
     from_trick: int = 1,
@@ -179,7 +179,8 @@ def review_deal(
 
     Args:
         result: the deal.
-        void: the void rule the deal was played under.
+        rules: the rules the deal was played under (their void rule and targets), or just
+            its void rule (then the house targets).
         review: the seats whose every legal card is valued, for the better alternatives
             to their costly cards (:attr:`PlayReview.best`); every seat's cards are
             valued and costed either way.
@@ -190,7 +191,13 @@ def review_deal(
         solver: a core solver to reuse (one is made otherwise).
     """
     start = time.monotonic()
-    positions = play_positions(result, void)
+    rules = rules if isinstance(rules, Rules) else Rules(void=rules)
+    positions = play_positions(result, rules.void)
+
+    def shift(role: Role) -> int:
+        # The solver's scores are the house targets'; a rule set's differ by a constant.
+        return rules.score(role, result.game, 0) - role.score(result.game, 0)
+
     # Each card of the tricks to analyse, with the positions before and after it.
     tricks: dict[int, list[tuple[int, Card, Position, Position]]] = {}
     for (number, seat, before), (_, _, after) in itertools.pairwise(positions):
@@ -218,7 +225,9 @@ def review_deal(
         # kept between solves, then makes the earlier ones of the deal several times cheaper.
         for seat, card, before, after in reversed(tricks[number]):
             role = result.role_of(seat)
-            found.append((seat, card, *_value(card, role, before, after, seat in review, solve_in)))
+            b, a, best = _value(card, role, before, after, seat in review, solve_in)
+            d = shift(role)
+            found.append((seat, card, (b[0] + d, b[1] + d), (a[0] + d, a[1] + d), best))
             done += 1
             if progress:
                 progress(done, total)

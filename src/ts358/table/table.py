@@ -224,7 +224,7 @@ class Table:
             return None
         if deadline is None:
             deadline = time.monotonic() + settings.analysis_seconds
-        review = review_deal(result, self.match.rules.void, tuple(self.humans), deadline=deadline)
+        review = review_deal(result, self.match.rules, tuple(self.humans), deadline=deadline)
         self.reviews = {result.number: review}
         return review
 

@@ -273,7 +273,7 @@ class _Session:
         try:
             analysis = review_deal(
                 result,
-                self.saved.match.rules.void,
+                self.saved.match.rules,
                 (self.seat,),
                 deadline=deadline,
                 progress=progress,

@@ -22,6 +22,7 @@ from ts358.players.layouts import sample_worlds
 from ts358.record import match_record, replay
 from ts358.rules import (
     PRESETS,
+    Contract,
     Exchange,
     FirstLead,
     MatchEnd,
@@ -322,3 +323,26 @@ def test_the_review_scores_by_the_rules_targets():
             shift = -shift
         assert (a.card, a.lost, a.best) == (b.card, b.lost, b.best)
         assert (a.score, a.best_score) == (b.score + shift, b.best_score + shift)
+
+
+def test_analyze_solves_a_sergeant_major_deal_as_it_is_played():
+    """ts358 analyze under Sergeant Major: the discard of four of the sixteen, the talon
+    taken after, the player left of the dealer on lead; checked against solve()."""
+    from ts358.analysis.game_stats import deal_stats
+    from ts358.analysis.solve import solve
+    from ts358.position import Position
+
+    rules = Rules.named("sergeant-major")
+    record = deal_stats(5, 0, games=[Contract.HEARTS], candidates=1, rules=rules)
+    entry = record["games"]["hearts"]
+    hands = record["hands"]
+    chooser = (CardSet.parse(hands["chooser"]) - CardSet.parse(entry["discard"])) | CardSet.parse(
+        hands["talon"]
+    )
+    position = Position(
+        Contract.HEARTS,
+        (chooser, CardSet.parse(hands["third"]), CardSet.parse(hands["dealer"])),
+        void=VoidRule.KURNIK,
+        leader=Role.THIRD,
+    )
+    assert solve(position).player(Role.CHOOSER).tricks == entry["chooser"]["tricks"]

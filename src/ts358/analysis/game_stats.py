@@ -63,7 +63,7 @@ from ts358.cards import Card, CardSet, Suit
 from ts358.deal import Deal, DealSetup
 from ts358.players import HeuristicPlayer
 from ts358.players.solving import CorePosition
-from ts358.rules import Contract, Role, Rules, VoidRule
+from ts358.rules import Contract, Role, Rules, Talon
 from ts358.seeds import derived_rng
 
 __all__ = [
@@ -206,12 +206,14 @@ def deal_stats(
         pending = deal.pending()
         assert pending is not None and pending.seat == deal.chooser  # the discard
         twenty = pending.view.options
+        # Discarding before taking the talon (Talon.DISCARD_FIRST): it joins the hand after.
+        later = CardSet(setup.talon) if rules.talon is Talon.DISCARD_FIRST else CardSet()
         first = rule_of_thumb.discard(pending.view)
         best: tuple[int, CardSet, dict[str, int]] | None = None
         stopped = 0
         tried = discard_candidates(twenty, game, first, candidates)
         for candidate in tried:
-            hands = [twenty - candidate, CardSet(by_role[1]), CardSet(by_role[2])]
+            hands = [(twenty - candidate) | later, CardSet(by_role[1]), CardSet(by_role[2])]
             value = _value(solver, hands, game, rules, Role.CHOOSER, max_nodes, time_limit)
             solves += 1
             if value is None:
@@ -229,7 +231,7 @@ def deal_stats(
             }
         else:
             _, discard, chooser_value = best
-            hands = [twenty - discard, CardSet(by_role[1]), CardSet(by_role[2])]
+            hands = [(twenty - discard) | later, CardSet(by_role[1]), CardSet(by_role[2])]
             entry = {
                 "discard": _cards(discard.descending()),
                 "tried": len(tried),
@@ -251,6 +253,7 @@ def deal_stats(
         "deal": index,
         "seed": seed,
         "rules": rules.void.label,
+        **({"rule_set": rules.to_json()} if rules.preset != "house" else {}),
         "discard": discard_method(candidates),
         **budget,
         "first_six": _cards(by_role[Role.CHOOSER][:6]),
@@ -275,7 +278,7 @@ class AnalyzeChunk:
     stop: int
     games: tuple[Contract, ...]
     candidates: int
-    void: VoidRule
+    rules: Rules
     max_nodes: int
     time_limit: float = 0
 
@@ -283,7 +286,7 @@ class AnalyzeChunk:
 def run_chunk(chunk: AnalyzeChunk) -> list[dict[str, Any]]:
     """One task (module level, so workers can unpickle it); one solver for its deals."""
     solver = _core358.Solver(32)
-    rules = Rules(void=chunk.void)
+    rules = chunk.rules
     return [
         deal_stats(
             chunk.seed,
@@ -327,7 +330,7 @@ def run_game_stats(
             first + r.stop,
             tuple(games),
             candidates,
-            rules.void,
+            rules,
             max_nodes,
             time_limit,
         )

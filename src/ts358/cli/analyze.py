@@ -40,7 +40,7 @@ from ts358.cli.options import (
 from ts358.cli.options import (
     time_limit as time_limit_seconds,
 )
-from ts358.rules import Contract, Rules
+from ts358.rules import Rules
 
 __all__ = ["analyze_command"]
 
@@ -224,8 +224,8 @@ def analyze_command(
         _summary(summary, as_json)
         return
     local_or_cluster(workers, scheduler)
-    chosen = games if games is not None else tuple(Contract)
     rule_set = rules or Rules()
+    chosen = games if games is not None else tuple(sorted(rule_set.contracts))
     run_seed = seed if seed is not None else secrets.randbelow(2**32)
     with contextlib.ExitStack() as stack:
         try:

@@ -41,12 +41,13 @@ def invoke(args, stdin=""):
     return run_cli(["play", *args], input=stdin)
 
 
-def human_script(seed, deals=3, level="medium"):
+def human_script(seed, deals=3, level="medium", rules=None):
     """[(kind, view, answer)] of seat 0 played by the medium player against the CLI's
-    computer seats of ``level``, and the final match."""
+    computer seats of ``level``, and the final match (house rules unless ``rules``)."""
     from ts358.table.seats import ComputerSeat
 
-    match = Match(Rules(length=deals), seed, ("You", "Left", "Right"))
+    rules = (rules or Rules()).with_options({"length": deals})
+    match = Match(rules, seed, ("You", "Left", "Right"))
     human = make_player("medium", 0)
     others = {s: ComputerSeat(level, seed, s) for s in (1, 2)}
     steps = []
@@ -449,3 +450,22 @@ def test_ctrl_c_during_the_review_skips_it_and_the_match_goes_on(home, monkeypat
     assert code == 0 and saved.match.done  # every deal was played, not just the first
     assert err.getvalue().count("Analysis cancelled (Ctrl-C); the match goes on.") == 3
     assert saved.match.totals == expected.totals
+
+
+def test_a_whole_sergeant_major_match_in_the_terminal(home):
+    rules = Rules.named("sergeant-major")
+    seed = 5  # the human (seat 0) deals and chooses the first deal
+    steps, expected = human_script(seed, rules=rules)
+    assert steps[0][0] is DecisionKind.CHOOSE and len(steps[0][1].hand) == 16
+    answers = "\n".join(answer for _, _, answer in steps) + "\n"
+    args = ["--rules", "sergeant-major", "--deals", "3", "--seed", str(seed), "--lang", "en"]
+    result = invoke([*args, "--no-analysis"], answers)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Sergeant Major rules" in out and "12 tricks in one deal" in out
+    assert "left of the dealer" in out and "right of the dealer" in out
+    assert "You take the talon without showing it" in out
+    assert "Your first six cards" not in out
+    for number in range(1, len(expected.results) + 1):
+        assert f"Deal {number}" in out
+    assert "Final standings" in out

@@ -205,7 +205,8 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
             )
         else:  # the trick is the seat's own to lead
             parts.append(Text(tr("table.you_lead")))
-    title = tr("table.first_six") if view.game is None else tr("table.your_hand")
+    choosing = view.game is None and view.seat == view.chooser and view.rules.sees < 16
+    title = tr("table.first_six") if choosing else tr("table.your_hand")
     parts.append(Text(title, style="bold"))
     legal = view.options if view.kind is not None and view.options else None
     # The game is answered by its name or its number in the list of games, not by a card.

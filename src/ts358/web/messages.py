@@ -242,7 +242,7 @@ def _status(view: SeatView | None, info: TableInfo, phase: str, seat: int) -> st
     assert view is not None
     kind = view.kind
     if kind is DecisionKind.CHOOSE:
-        return t("web.choose", lang)
+        return t("web.choose" if view.rules.sees < 16 else "web.choose_all", lang)
     if kind is DecisionKind.GIVE:
         name = info.names[view.give_to if view.give_to is not None else seat]
         return t("prompt.give", lang, name=name, left=view.gives_left)

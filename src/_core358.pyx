@@ -7,7 +7,10 @@
 # in one shift-and-mask and leaves the top three bits of each lane empty.
 #
 # Contracts: 0-3 trump suit S H D C, 4 no-trump, 5 no-tricks.
-# Void rules: 0 house (void in the suit led: must trump if possible), 1 kurnik (any card).
+# Void rules (what a player void in the suit led plays; following suit is the same in all):
+# 0 house (a trump if holding one, any trump), 1 kurnik (any card), 2 overtrump (a trump if
+# holding one, and one above the highest trump already in the trick when holding such a
+# trump). Without a trump suit (no-trump, no-tricks) a void player plays any card in all.
 
 from libc.stdint cimport uint64_t, int64_t, int8_t
 
@@ -68,6 +71,7 @@ cdef enum:
     NO_TRICKS = 5
     HOUSE = 0
     KURNIK = 1
+    OVERTRUMP = 2
 
 # C constants, not module variables: the compiler folds them into the search's bit
 # arithmetic instead of loading them from memory at every use. A suit's mask comes from a
@@ -116,10 +120,22 @@ cdef inline int trump_of(int contract) noexcept nogil:
 
 # ---------------------------------------------------------------- rules of play
 
-cdef inline uint64_t legal_mask(uint64_t hand, int lead_suit, int trump,
-                                int void_rule) noexcept nogil:
-    """The cards of `hand` that may be played to a trick led in `lead_suit` (-1: on lead)."""
-    cdef uint64_t follow, trumps
+cdef inline int high_trump(const int* trick, int nt, int trump) noexcept nogil:
+    """The highest trump among the cards trick[0..nt) (card id), or -1: none."""
+    cdef int i, high = -1
+    for i in range(nt):
+        if card_suit(trick[i]) == trump and trick[i] > high:
+            high = trick[i]
+    return high
+
+
+cdef inline uint64_t legal_mask(uint64_t hand, int lead_suit, int trump, int void_rule,
+                                const int* trick, int nt) noexcept nogil:
+    """The cards of `hand` that may be played to a trick led in `lead_suit` (-1: on lead).
+    trick[0..nt): the cards already in the trick, read only under the overtrump rule (a
+    caller that has none to give passes NULL, 0: then no trump is in the trick)."""
+    cdef uint64_t follow, trumps, over
+    cdef int high
     if lead_suit < 0:
         return hand
     follow = hand & suit_mask(lead_suit)
@@ -128,6 +144,16 @@ cdef inline uint64_t legal_mask(uint64_t hand, int lead_suit, int trump,
     if void_rule == HOUSE and trump >= 0:
         trumps = hand & suit_mask(trump)
         if trumps:
+            return trumps
+    elif void_rule == OVERTRUMP and trump >= 0:
+        trumps = hand & suit_mask(trump)
+        if trumps:
+            high = high_trump(trick, nt, trump)
+            if high >= 0:
+                # The trumps above it (a trump's rank is its id within the suit's lane).
+                over = trumps & ~((((<uint64_t>1) << high) << 1) - 1)
+                if over:
+                    return over
             return trumps
     return hand
 
@@ -211,7 +237,8 @@ cdef void play_random(uint64_t hands[3], int leader, int contract, int void_rule
         lead_suit = -1
         for i in range(3):
             seat = (leader + i) % 3
-            trick[i] = random_card(legal_mask(hands[seat], lead_suit, trump, void_rule), rng)
+            trick[i] = random_card(legal_mask(hands[seat], lead_suit, trump, void_rule, trick, i),
+                                   rng)
             hands[seat] &= ~((<uint64_t>1) << trick[i])
             if i == 0:
                 lead_suit = card_suit(trick[0])
@@ -229,8 +256,9 @@ cdef int _check_contract(int contract) except -1:
 
 
 cdef int _check_void_rule(int void_rule) except -1:
-    if void_rule != HOUSE and void_rule != KURNIK:
-        raise ValueError(f"void rule code must be 0 (house) or 1 (kurnik), not {void_rule}")
+    if void_rule != HOUSE and void_rule != KURNIK and void_rule != OVERTRUMP:
+        raise ValueError(
+            f"void rule code must be 0 (house), 1 (kurnik) or 2 (overtrump), not {void_rule}")
     return 0
 
 
@@ -243,17 +271,22 @@ cdef int _check_card(int card) except -1:
 def legal_moves(uint64_t hand, trick, int contract, int void_rule=HOUSE):
     """Card set (bitboard) of the cards in `hand` that may be played to `trick`.
 
-    `trick` is the sequence of card ids already played to the trick, leader first.
+    `trick` is the sequence of card ids already played to the trick, leader first (the
+    overtrump rule reads its trumps).
     """
     _check_contract(contract)
     _check_void_rule(void_rule)
+    cdef int buf[2]
+    cdef int i, n = len(trick)
     cdef int lead_suit = -1
-    if len(trick) >= 3:
+    if n >= 3:
         raise ValueError("a trick holds at most three cards")
-    if len(trick):
-        _check_card(trick[0])
-        lead_suit = card_suit(trick[0])
-    return legal_mask(hand & DECK, lead_suit, trump_of(contract), void_rule)
+    for i in range(n):
+        _check_card(trick[i])
+        buf[i] = trick[i]
+    if n:
+        lead_suit = card_suit(buf[0])
+    return legal_mask(hand & DECK, lead_suit, trump_of(contract), void_rule, buf, n)
 
 
 def trick_winner(cards, int contract):

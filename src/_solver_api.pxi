@@ -262,9 +262,11 @@ cdef class Solver:
             if (seen >> card) & 1:
                 raise ValueError(f"trick card {card} is also in a hand or played twice")
             seat = (leader + i) % 3
+            # (self.st.trick holds the trick's cards before this one: the overtrump rule
+            # reads them.)
             if not (legal_mask(h[seat] | ((<uint64_t>1) << card),
                                card_suit(trick[0]) if i else -1,
-                               trump_of(contract), void_rule) >> card) & 1:
+                               trump_of(contract), void_rule, self.st.trick, i) >> card) & 1:
                 raise ValueError(f"trick card {card} is not a legal play for seat {seat}")
             seen |= (<uint64_t>1) << card
             self.st.trick[i] = card
@@ -287,8 +289,13 @@ cdef class Solver:
     cdef void _set_player(self, int player) noexcept nogil:
         cdef int vr = self.st.void_rule if self.st.trump >= 0 else 0
         self.st.player = player
-        # key bits 44-49: player (2) | contract (3) | void rule (1); leader at 50-51.
-        self.st.meta = <uint64_t>(player | (self.st.contract << 2) | (vr << 5)) << 44
+        # key bits 44-49: player (2) | contract (3) | void rule's low bit; leader at 50-51;
+        # the top owners at 52-59 (_boundary_key); the void rule's high bit (overtrump) at 63,
+        # above them, so that the house and kurnik keys, and so their hashes and the
+        # table's layout, are those of the two-rule key (entries keep bits 0-51 and 63:
+        # CHECK). The void rule counts only with a trump suit: without one all play alike.
+        self.st.meta = ((<uint64_t>(player | (self.st.contract << 2) | ((vr & 1) << 5)) << 44)
+                        | (<uint64_t>(vr >> 1) << 63))
 
     def stop(self, bint stop=True):
         """Ask a search running in another thread to stop at its next check and answer with
@@ -411,7 +418,8 @@ cdef class Solver:
         inplay = st.hands[0] | st.hands[1] | st.hands[2]
         for i in range(nt):
             inplay |= (<uint64_t>1) << st.trick[i]
-        legal = legal_mask(hand, card_suit(st.trick[0]) if nt else -1, st.trump, st.void_rule)
+        legal = legal_mask(hand, card_suit(st.trick[0]) if nt else -1, st.trump, st.void_rule,
+                           st.trick, nt)
         reps = _run_tops(hand, DECK & ~inplay) & legal
         nreps = 0
         limit = st.node_limit

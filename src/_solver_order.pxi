@@ -89,9 +89,10 @@ cdef inline int _lead_score(SolverState* st, int card, uint64_t inplay) noexcept
 
 cdef inline int _replies(SolverState* st, int o, int s, uint64_t gaps) noexcept nogil:
     """How many different answers (one per run of equivalent cards) seat o has to a lead
-    of suit s."""
+    of suit s (as if no trump were in the trick yet: under the overtrump rule a void seat
+    that must go over another's ruff may have fewer; this only orders moves)."""
     return popcount(_run_tops(st.hands[o], gaps)
-                    & legal_mask(st.hands[o], s, st.trump, st.void_rule))
+                    & legal_mask(st.hands[o], s, st.trump, st.void_rule, NULL, 0))
 
 
 cdef inline int _lead_fit(SolverState* st, int card, uint64_t inplay) noexcept nogil:

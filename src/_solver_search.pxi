@@ -18,6 +18,20 @@ cdef inline void _sort_moves(int* moves, int* scores, int nmoves) noexcept nogil
         scores[j + 1] = tmp
 
 
+cdef inline uint64_t _overtrump_rel(uint64_t hand, int suit, int trump, int t0,
+                                   int t1) noexcept nogil:
+    """Under the overtrump rule, the cards the third hand's legal moves depended on: where
+    it cannot follow the suit led but holds trumps and the second hand ruffed, its moves are
+    its trumps above that ruff (all of them if none is above), so the ruff's rank is
+    relevant. With that card exact (and so every trump above it: partition search), the
+    same trumps are legal in every position the result covers. Else none: the rule then
+    plays as the house rule (the second hand never faces a trump before its own)."""
+    if (trump < 0 or hand & suit_mask(suit) or not hand & suit_mask(trump)
+            or card_suit(t1) != trump or card_suit(t0) == trump):
+        return 0
+    return (<uint64_t>1) << t1
+
+
 cdef inline int _search(SolverState* st, int target, uint64_t* rel) noexcept nogil:
     """f >= target? answered with a bound b on f (fail-soft): b >= target proves f >= b,
     b < target proves f <= b. A node passes up the bound of the move that decided it, or,
@@ -342,7 +356,7 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
             return 0
     hand = st.hands[mover]
     suit = card_suit(t0)
-    legal = legal_mask(hand, suit, trump, st.void_rule)
+    legal = legal_mask(hand, suit, trump, st.void_rule, st.trick, nt)
     gaps = DECK & ~inplay
     reps = _run_tops(hand, gaps) & legal
     maximizer = (mover == P) != st.misere
@@ -420,6 +434,8 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
         acc |= crel
         skip |= _small_twins(crel, card, hand)
     rel[0] = acc
+    if st.void_rule == OVERTRUMP and nt == 2:
+        rel[0] = acc | _overtrump_rel(hand, suit, trump, t0, t1)
     return r
 
 
@@ -454,7 +470,7 @@ cdef int _playout(SolverState* st0) noexcept nogil:
                     best = card
         else:
             reps = _run_tops(hand, gaps) & legal_mask(hand, card_suit(st.trick[0]), trump,
-                                                      st.void_rule)
+                                                      st.void_rule, st.trick, nt)
             winner_idx = trick_winner_c(st.trick, nt, trump)
             side_winning = (((L + winner_idx) % 3) == P) == (mover == P)
             third_max = -1

@@ -16,9 +16,10 @@
 #   scanned newest first from the last live entry; Solver.clear() bumps an epoch instead
 #   of zeroing the memory;
 # - equivalent cards: one move per run of touching cards in a hand (cards in the current
-#   trick still separate runs); the forced-trump rule comes from legal_mask; and once a
-#   move fails to cut, the mover's other cards of its suit below the suit's lowest
-#   relevant card are answered too (_small_twins);
+#   trick still separate runs); the void rules' forced trumps come from legal_mask (under
+#   the overtrump rule the ruff the third hand must beat is then relevant: _overtrump_rel);
+#   and once a move fails to cut, the mover's other cards of its suit below the suit's
+#   lowest relevant card are answered too (_small_twins);
 # - quick bounds at trick starts (_quick_bounds): P's trumps minus those the opponents'
 #   higher trumps can beat one each, mirrored for each opponent's trumps (_beaten),
 #   cashable top cards of the leader (side suits in full once its top trumps draw the
@@ -102,8 +103,9 @@ cdef double GROW_MARGIN = 2.0  # seconds a deadline must be away for the table t
 # bytes an entry instead of 40, so that more entries fit, as the heavy no-tricks deals are
 # bound by the table's room (docs/solver.md, Log: table).
 cdef struct TTEntry:
-    uint64_t key            # bits 0-51: the position's key without the top owners (CHECK,
-                            # see _boundary_key); 52-57: lower bound on f; 58-63: upper
+    uint64_t key            # bits 0-51 and 63: the position's key without the top owners
+                            # (CHECK, see _boundary_key); 52-56: lower bound on f; 57-61:
+                            # upper (f is at most 16); 62: unused
     uint64_t h0             # bits 0-47: relative-rank hand of seat 0, masked to the exact
                             # cards; 48-63: k_s in bits 48 + 4s (the exact cards of suit s
                             # are its top k_s)
@@ -115,7 +117,7 @@ cdef struct TTEntry:
 
 cdef extern from *:
     """
-    #define TS_CHECK ((((uint64_t)1) << 52) - 1)
+    #define TS_CHECK (((((uint64_t)1) << 52) - 1) | (((uint64_t)1) << 63))
     #define TS_HAND ((((uint64_t)1) << 48) - 1)
     """
     const uint64_t CHECK "TS_CHECK"     # the key bits an entry keeps
@@ -123,11 +125,11 @@ cdef extern from *:
 
 
 cdef inline int _e_lo(const TTEntry* e) noexcept nogil:
-    return (e.key >> 52) & 63
+    return (e.key >> 52) & 31
 
 
 cdef inline int _e_hi(const TTEntry* e) noexcept nogil:
-    return e.key >> 58
+    return (e.key >> 57) & 31
 
 
 cdef inline int _e_best(const TTEntry* e) noexcept nogil:
@@ -152,7 +154,7 @@ cdef inline void _e_touch(TTEntry* e, uint64_t gen) noexcept nogil:
 
 cdef inline void _e_set(TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1, int code,
                         int lo, int hi, int best, int work, uint64_t gen) noexcept nogil:
-    e.key = key | (<uint64_t>lo << 52) | (<uint64_t>hi << 58)
+    e.key = key | (<uint64_t>lo << 52) | (<uint64_t>hi << 57)
     e.h0 = h0 | (<uint64_t>code << 48)
     e.h1 = h1 | (<uint64_t>best << 48) | (<uint64_t>work << 56) | gen
 
@@ -194,7 +196,8 @@ cdef struct SolverState:
                             # unless spread by the top cards. The top three rather than
                             # two help the heavy, table-bound deals for a small cost on
                             # typical ones (docs/solver.md, Log: table)
-    uint64_t meta           # key bits: player, contract, void rule (leader added per node)
+    uint64_t meta           # key bits: player, contract, void rule (leader added per node;
+                            # see Solver._set_player)
     int64_t nodes
     int hist[2][64]         # cutoff history per side (0: P, 1: the pair) and card
     int killer[17][3]       # per tricks left and leader: the last lead that cut after the

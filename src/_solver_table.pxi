@@ -168,8 +168,8 @@ cdef inline void _unlock(SolverState* st, uint64_t bucket, uint32_t locked,
 cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h0r,
                                    uint64_t* h1r, uint64_t* top, uint64_t* ends) noexcept nogil:
     """Bits 0-43: suit lengths of every hand (hand 2's last suit is implied); 44-49: player,
-    contract and void rule; 50-51: leader; 52-59: the owner of each suit's top card (hashed,
-    not kept in entries). Also, in the same pass over the suits (they share each suit's
+    contract and void rule's low bit, 63 its high bit (st.meta, Solver._set_player); 50-51:
+    leader; 52-59: the owner of each suit's top card (hashed, not kept in entries). Also, in the same pass over the suits (they share each suit's
     lane and counts): the hands of seats 0 and 1 with each card's rank replaced by its rank
     among the cards in play (h0r, h1r, suits one after another: see TTEntry); top, the
     relative-rank mask of each suit's top st.mink cards (all, if fewer), which every entry

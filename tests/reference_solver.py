@@ -11,6 +11,10 @@ Semantics (the same as ``Solver``):
 * Contracts 0-3 name the trump suit, 4 is no-trump, 5 is no-tricks.
 * Void rule 0 (house): void in the suit led -> must play a trump if holding one (any trump).
   Void rule 1 (kurnik): void in the suit led -> any card.
+  Void rule 2 (overtrump): void in the suit led -> must play a trump if holding one, and one
+  higher than the highest trump already in the trick if holding such a trump (else any
+  trump). Following suit is the same under every rule; without a trump suit (no-trump,
+  no-tricks) a void player plays any card under every rule.
 * ``value`` for player P: in trump and no-trump contracts, the most tricks from now on (the
   trick in progress counts) P can guarantee against the other two playing together; in
   no-tricks, the fewest tricks P can guarantee not to exceed against the other two playing
@@ -26,6 +30,8 @@ from collections.abc import Sequence
 NO_TRUMP = 4
 NO_TRICKS = 5
 HOUSE = 0
+KURNIK = 1
+OVERTRUMP = 2
 
 
 def _cards(bits: int) -> list[int]:
@@ -51,11 +57,18 @@ def _legal(hand: Sequence[int], trick: Sequence[int], contract: int, void_rule: 
     follow = [c for c in hand if _suit(c) == led]
     if follow:
         return follow
-    if void_rule == HOUSE and contract < 4:
-        trumps = [c for c in hand if _suit(c) == contract]
-        if trumps:
-            return trumps
-    return list(hand)
+    if void_rule == KURNIK or contract >= 4:
+        return list(hand)
+    trumps = [c for c in hand if _suit(c) == contract]
+    if not trumps:
+        return list(hand)
+    if void_rule == OVERTRUMP:
+        played = [_rank(c) for c in trick if _suit(c) == contract]
+        if played:
+            higher = [c for c in trumps if _rank(c) > max(played)]
+            if higher:
+                return higher
+    return trumps
 
 
 def _winner(trick: Sequence[int], contract: int) -> int:

@@ -19,11 +19,17 @@ def rule_legal(hand, trick, contract, void):
     if follow:
         return follow
     trump = contract.trump
-    if void is VoidRule.HOUSE and trump is not None:
-        trumps = {c for c in hand if c.suit == trump}
-        if trumps:
-            return trumps
-    return set(hand)
+    if void is VoidRule.KURNIK or trump is None:
+        return set(hand)
+    trumps = {c for c in hand if c.suit == trump}
+    if not trumps:
+        return set(hand)
+    if void is VoidRule.OVERTRUMP:
+        played = [c.rank for c in trick if c.suit == trump]
+        higher = {c for c in trumps if played and c.rank > max(played)}
+        if higher:
+            return higher
+    return trumps
 
 
 def rule_winner(trick, contract):
@@ -61,13 +67,46 @@ def test_house_forces_a_trump_and_kurnik_does_not():
     assert legal_cards(hand, led, Contract.NO_TRUMP, VoidRule.HOUSE) == hand
 
 
+def test_overtrump_rule_legal_moves():
+    """The overtrump rule (VoidRule.OVERTRUMP, core code 2), through the core's legal_moves
+    and the Python wrapper."""
+
+    def legal(hand, trick, contract, void):
+        ids = [Card.parse(c).id for c in trick.split()]
+        return CardSet(_core358.legal_moves(CardSet.parse(hand).mask, ids, contract, void))
+
+    over, house, kurnik = VoidRule.OVERTRUMP, VoidRule.HOUSE, VoidRule.KURNIK
+    hearts = Contract.HEARTS
+    # Void in spades after a ruff with 5H, holding higher and lower trumps: only the higher.
+    assert legal("-.Q93.2.-", "AS 5H", hearts, over) == CardSet.parse("-.Q9.-.-")
+    assert legal("-.Q93.2.-", "AS 5H", hearts, house) == CardSet.parse("-.Q93.-.-")
+    assert legal("-.Q93.2.-", "AS 5H", hearts, kurnik) == CardSet.parse("-.Q93.2.-")
+    # Only lower trumps: any of them (not the diamond).
+    assert legal("-.43.2.-", "AS 5H", hearts, over) == CardSet.parse("-.43.-.-")
+    # No trump in the trick yet (second hand): any trump.
+    assert legal("-.Q93.2.-", "AS", hearts, over) == CardSet.parse("-.Q93.-.-")
+    assert legal("-.Q93.2.-", "AS 2D", hearts, over) == CardSet.parse("-.Q93.-.-")
+    # A player who can follow must, with any card of the suit: no overtrumping then,
+    # whether a side suit or trumps were led.
+    assert legal("2.Q93.-.-", "AS 5H", hearts, over) == CardSet.parse("2.-.-.-")
+    assert legal("-.Q93.2.-", "4H 5H", hearts, over) == CardSet.parse("-.Q93.-.-")
+    # Void without a trump: any card.
+    assert legal("-.-.2.K", "AS 5H", hearts, over) == CardSet.parse("-.-.2.K")
+    # No trump suit: any card when void.
+    for contract in (Contract.NO_TRUMP, Contract.NO_TRICKS):
+        assert legal("-.Q93.2.-", "AS 5H", contract, over) == CardSet.parse("-.Q93.2.-")
+    # The wrapper the engine uses passes the trick.
+    trick = [Card.parse("AS"), Card.parse("5H")]
+    assert legal_cards(CardSet.parse("-.Q93.2.-"), trick, hearts, over) == CardSet.parse("-.Q9.-.-")
+
+
 def test_low_trump_beats_ace_of_suit_led():
     trick = [Card.parse("AS"), Card.parse("2H"), Card.parse("KS")]
     assert trick_winner(trick, Contract.HEARTS) == 1
     assert trick_winner(trick, Contract.NO_TRUMP) == 0
 
 
-@pytest.mark.parametrize("void", [0, 1])
+@pytest.mark.parametrize("void", [0, 1, 2])
 @pytest.mark.parametrize("contract", range(6))
 def test_random_deals_play_sixteen_tricks_each(contract, void):
     n = 300
@@ -91,7 +130,9 @@ def test_random_playout_is_seeded_and_counts_every_trick():
     "call",
     [
         lambda: _core358.legal_moves(0, [], 6),
-        lambda: _core358.legal_moves(0, [], 0, 2),
+        lambda: _core358.legal_moves(0, [], 0, 3),
+        lambda: _core358.legal_moves(0, [], 0, -1),
+        lambda: _core358.legal_moves(0, [0, 13], 0, 2),
         lambda: _core358.legal_moves(0, [13], 0),
         lambda: _core358.legal_moves(0, [0, 1, 2], 0),
         lambda: _core358.trick_winner([], 0),

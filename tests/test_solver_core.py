@@ -1,9 +1,12 @@
 """The C double-dummy solver (ts358._core358.Solver) against the pure-Python reference.
 
-Random positions with 1-5 tricks left, all six contracts, both void rules, with and without
-a trick in progress: every player's value and every per-card value must equal the
-reference's. Solvers are reused across many positions (and across players and contracts) to
-test the table keys, with a tiny table (1 MB) and the default one.
+Random positions with 1-5 tricks left, all six contracts, the three void rules, with and
+without a trick in progress: every player's value and every per-card value must equal the
+reference's. Solvers are reused across many positions (and across players, contracts and
+void rules) to test the table keys, with a tiny table (1 MB) and the default one. The
+overtrump rule changes play only where a third hand void in the suit led must beat a ruff,
+which uniformly random positions rarely hold: crowded positions (dealt from the trump suit
+and one or two others) hold it on most tricks.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ SearchLimit = _core358.SearchLimit
 
 S, H, D, C = 0, 1, 2, 3
 NT, NO_TRICKS = 4, 5
-HOUSE, KURNIK = 0, 1
+HOUSE, KURNIK, OVERTRUMP = 0, 1, 2
 RANKS = "23456789TJQKA"
 
 
@@ -50,16 +53,18 @@ def random_position(
     in_progress: int | None = None,
     contract: int | None = None,
     void_rule: int | None = None,
+    suits: list[int] | None = None,
 ):
-    """Deal `tricks` cards to each seat, then play 0-2 legal random cards to a trick."""
-    deck = [s * 16 + r for s in range(4) for r in range(13)]
+    """Deal `tricks` cards to each seat (from the cards of `suits` only, if given), then play
+    0-2 legal random cards to a trick."""
+    deck = [s * 16 + r for s in (range(4) if suits is None else suits) for r in range(13)]
     rng.shuffle(deck)
     hands = [0, 0, 0]
     for i in range(3 * tricks):
         hands[i // tricks] |= 1 << deck[i]
     leader = rng.randrange(3)
     contract = rng.randrange(6) if contract is None else contract
-    void_rule = rng.randrange(2) if void_rule is None else void_rule
+    void_rule = rng.randrange(3) if void_rule is None else void_rule
     k = rng.randrange(3) if in_progress is None else in_progress
     trick: list[int] = []
     for i in range(k):
@@ -69,6 +74,16 @@ def random_position(
         trick.append(c)
         hands[seat] &= ~(1 << c)
     return tuple(hands), leader, trick, contract, void_rule
+
+
+def crowded_position(
+    rng: random.Random, tricks: int, in_progress: int, contract: int, void_rule: int
+):
+    """A random position of a trump contract dealt from the trump suit and one or two side
+    suits only: voids, ruffs and over-ruffs on most tricks."""
+    others = [s for s in range(4) if s != contract]
+    suits = [contract, *rng.sample(others, rng.randint(1, 2))]
+    return random_position(rng, tricks, in_progress, contract, void_rule, suits)
 
 
 def check_position(solvers, pos) -> int:
@@ -98,11 +113,11 @@ def default():
     return Solver()
 
 
-# (tricks left, positions) per contract and void rule: 12 combinations in all.
+# (tricks left, positions) per contract and void rule: 18 combinations in all.
 MIX = [(1, 25), (2, 30), (3, 35), (4, 30), (5, 7)]
 
 
-@pytest.mark.parametrize("void_rule", [HOUSE, KURNIK])
+@pytest.mark.parametrize("void_rule", [HOUSE, KURNIK, OVERTRUMP])
 @pytest.mark.parametrize("contract", range(6))
 def test_random_positions_against_reference(contract, void_rule, small, default):
     rng = random.Random(1000 * contract + void_rule)
@@ -114,6 +129,81 @@ def test_random_positions_against_reference(contract, void_rule, small, default)
             )
             checks += check_position([small, default], pos)
     assert checks > 0
+
+
+# (tricks left, positions) per trump suit for the crowded positions.
+CROWDED = [(2, 30), (3, 40), (4, 30), (5, 8)]
+
+
+@pytest.mark.parametrize("contract", [S, H, D, C])
+def test_overtrump_on_crowded_positions_against_reference(contract, small, default):
+    """The overtrump rule where third hands often have to beat a ruff: every value and
+    per-card value against the reference."""
+    rng = random.Random(2000 + contract)
+    for tricks, count in CROWDED:
+        for i in range(count):
+            check_position(
+                [small, default], crowded_position(rng, tricks, i % 3, contract, OVERTRUMP)
+            )
+
+
+def test_overtrump_where_it_changes_values():
+    """Even on crowded positions the overtrump rule seldom changes a double-dummy value
+    (about one position in a hundred: a ruff that must be beaten is mostly beaten by
+    choice too). Among 4,000 positions of 3-5 tricks, those where the solver finds some
+    player's value or some card's value different from the house rule's are checked
+    under both rules against the reference; a solver that ignored the rule would find
+    none."""
+    rng = random.Random(358)
+    solver = Solver(tt_mb=1)
+    found = 0
+    for i in range(4000):
+        contract = rng.randrange(4)
+        hands, leader, trick, _, _ = pos = crowded_position(
+            rng, 3 + i % 3, (i // 3) % 3, contract, OVERTRUMP
+        )
+
+        def values(rule, hands=hands, leader=leader, trick=trick, contract=contract):
+            return [solver.value(hands, leader, trick, contract, rule, p) for p in range(3)] + [
+                solver.move_values(hands, leader, trick, contract, rule)
+            ]
+
+        if values(HOUSE) != values(OVERTRUMP):
+            found += 1
+            check_position([Solver(tt_mb=1)], pos)
+            check_position([Solver(tt_mb=1)], (hands, leader, trick, contract, HOUSE))
+    assert found >= 20, found
+
+
+def test_one_table_keeps_the_void_rules_apart():
+    """Positions whose value differs between the overtrump and the house rule, solved in
+    turn under all three rules by one solver, twice over: an entry stored under one rule
+    must never answer under another (the table's key holds the rule)."""
+    rng = random.Random(9)
+    finder = Solver(tt_mb=1)
+    cases = []
+    while len(cases) < 10:
+        contract = rng.randrange(4)
+        hands, leader, _, _, _ = crowded_position(rng, 4 + len(cases) % 2, 0, contract, HOUSE)
+        if all(
+            finder.value(hands, leader, [], contract, HOUSE, p)
+            == finder.value(hands, leader, [], contract, OVERTRUMP, p)
+            for p in range(3)
+        ):
+            continue
+        expected = {
+            (rule, p): reference_value(hands, leader, [], contract, rule, p)
+            for rule in (HOUSE, KURNIK, OVERTRUMP)
+            for p in range(3)
+        }
+        assert any(expected[OVERTRUMP, p] != expected[HOUSE, p] for p in range(3))
+        cases.append((hands, leader, contract, expected))
+    for solver in (Solver(tt_mb=1), Solver()):
+        for _round in range(2):
+            for hands, leader, contract, expected in cases:
+                for (rule, p), v in expected.items():
+                    got = solver.value(hands, leader, [], contract, rule, p)
+                    assert got == v, (hands, leader, contract, rule, p, got, v)
 
 
 def test_fresh_solver_per_position():
@@ -132,7 +222,7 @@ def test_table_shared_across_contracts_and_players():
         hands, leader, _, _, _ = random_position(rng, 4, in_progress=0)
         expected = {}
         for contract in range(6):
-            for void_rule in (HOUSE, KURNIK):
+            for void_rule in (HOUSE, KURNIK, OVERTRUMP):
                 for p in range(3):
                     expected[contract, void_rule, p] = reference_value(
                         hands, leader, [], contract, void_rule, p
@@ -148,7 +238,7 @@ def test_table_shared_across_contracts_and_players():
     tricks=st.integers(1, 4),
     k=st.integers(0, 2),
     contract=st.integers(0, 5),
-    void_rule=st.integers(0, 1),
+    void_rule=st.integers(0, 2),
 )
 def test_hypothesis_against_reference(seed, tricks, k, contract, void_rule):
     pos = random_position(random.Random(seed), tricks, k, contract, void_rule)
@@ -206,6 +296,57 @@ def test_house_versus_kurnik_void_with_trump():
     # to avoid tricks, keeps its value at 0 under both rules.
     for rule in (HOUSE, KURNIK):
         assert Solver().value(hands, 0, [card("SA")], NO_TRICKS, rule, 1) == 0
+
+
+def test_overtrump_forces_the_partner_over_a_ruff():
+    # Hearts trump. Seat 0 (the player) has led SA and keeps HQ; seat 1 ruffed with H5 and
+    # keeps C2; seat 2, void in spades, holds HK H2. House or kurnik: seat 2 plays H2 under
+    # its partner's ruff, seat 1 leads C2, seat 0 ruffs with HQ (its only card) and HK takes
+    # it: no trick for seat 0. Overtrump: seat 2 must go over H5 with HK, then lead H2 into
+    # seat 0's HQ: seat 0 takes the last trick. (Seat 2 takes one trick either way.)
+    hands = (hand("HQ"), hand("C2"), hand("HK H2"))
+    trick = [card("SA"), card("H5")]
+    for rule, value, moves in (
+        (HOUSE, 0, [(card("H2"), 1), (card("HK"), 1)]),
+        (KURNIK, 0, [(card("H2"), 1), (card("HK"), 1)]),
+        (OVERTRUMP, 1, [(card("HK"), 1)]),
+    ):
+        for solver in (Solver(1), Solver()):
+            assert solver.value(hands, 0, trick, H, rule, 0) == value, rule
+            assert solver.move_values(hands, 0, trick, H, rule) == moves, rule
+        assert reference_value(hands, 0, trick, H, rule, 0) == value
+        assert reference_move_values(hands, 0, trick, H, rule) == moves
+    # Holding only lower trumps, any of them; in no-trump (nothing to ruff with), any card.
+    low = (hand("HQ"), hand("C2"), hand("H4 H2"))
+    assert Solver().move_values(low, 0, trick, H, OVERTRUMP) == [(card("H2"), 0), (card("H4"), 0)]
+    nt_trick = [card("SA"), card("S5")]
+    assert Solver().move_values(hands, 0, nt_trick, NT, OVERTRUMP) == [
+        (card("H2"), 1),
+        (card("HK"), 0),
+    ]
+
+
+@pytest.mark.parametrize(
+    "hands, leader, trick, contract, player, value",
+    [
+        ((hand("H2 H9 C9 CT CA"), hand("S2 H8 HJ D2 C5"), hand("H5 H6 HT D6 D8")), 2, [], H, 2, 2),
+        ((hand("SQ H2 H9 D4 DA"), hand("S3 S8 D7 D9 DT"), hand("H5 HA D3 D5 D6")), 1, [], D, 1, 2),
+        ((hand("S8 SA D4 C6 C8"), hand("S4 S6 H8 D2 DT"), hand("S5 SJ HT DA")), 2, ["SQ"], S, 0, 1),
+    ],
+)
+def test_overtrump_ruff_rank_is_relevant(hands, leader, trick, contract, player, value):
+    # Under the overtrump rule a third hand void in the suit led must beat the second
+    # hand's ruff if it can: which of its trumps it may play depends on the ruff's rank,
+    # so the ruff must be among the relevant cards (_overtrump_rel). Without it the search
+    # took these positions' tables entries and small trumps for others' and found each
+    # value one too high (found among 200,000 random crowded positions; the value is the
+    # same under all three rules here).
+    trick = [card(c) for c in trick]
+    for rule in (HOUSE, KURNIK, OVERTRUMP):
+        assert reference_value(hands, leader, trick, contract, rule, player) == value
+        for solver in (Solver(1), Solver()):
+            assert solver.value(hands, leader, trick, contract, rule, player) == value
+    check_position([Solver(1), Solver()], (hands, leader, trick, contract, OVERTRUMP))
 
 
 def test_lower_card_led_keeps_the_top():
@@ -404,7 +545,8 @@ def test_a_growth_limit_below_the_table_is_refused():
         (((hand("S2"), hand("S3"), hand("S5")), 3, [], NT, HOUSE, 0), "leader"),
         (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, HOUSE, 3), "player"),
         (((hand("S2"), hand("S3"), hand("S5")), 0, [], 6, HOUSE, 0), "contract"),
-        (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, 2, 0), "void rule"),
+        (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, 3, 0), "void rule"),
+        (((hand("S2"), hand("S3"), hand("S5")), 0, [], NT, -1, 0), "void rule"),
     ],
 )
 def test_validation(args, message):
@@ -450,7 +592,7 @@ def test_keyboard_interrupt_stops_search():
 def test_soak_six_tricks(small, default):
     rng = random.Random(606)
     for i in range(96):
-        pos = random_position(rng, 6, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2)
+        pos = random_position(rng, 6, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 3)
         check_position([small, default], pos)
 
 
@@ -459,7 +601,7 @@ def test_soak_seven_tricks_one_player(small, default):
     rng = random.Random(707)
     for i in range(12):
         hands, leader, trick, contract, void_rule = random_position(
-            rng, 7, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2
+            rng, 7, in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 3
         )
         p = i % 3
         ref = reference_value(hands, leader, trick, contract, void_rule, p)
@@ -473,7 +615,7 @@ def test_soak_large_positions_self_consistent(small, default):
     rng = random.Random(816)
     for i in range(60):
         pos = random_position(
-            rng, rng.randint(8, 11), in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 2
+            rng, rng.randint(8, 11), in_progress=i % 3, contract=i % 6, void_rule=(i // 6) % 3
         )
         _hands, leader, trick, contract, _void_rule = pos
         mover = (leader + len(trick)) % 3

@@ -1,6 +1,6 @@
 # Stubs for the compiled core (src/_core358.pyx). Card id = suit * 16 + rank; card sets are
 # bitboards (int); contracts 0-3 trump suit S H D C, 4 no-trump, 5 no-tricks; void rule
-# 0 house, 1 kurnik.
+# 0 house, 1 kurnik, 2 overtrump (ts358.rules.VoidRule).
 from collections.abc import Callable, Sequence
 
 from typing_extensions import disjoint_base

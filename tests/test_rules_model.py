@@ -998,7 +998,7 @@ def rule_sets(name: str):
 
 
 @pytest.mark.parametrize(
-    ("name", "examples"), [*((name, 15) for name in PRESET_NAMES), ("custom", 60)]
+    ("name", "examples"), [*((name, 30) for name in PRESET_NAMES), ("custom", 200)]
 )
 def test_engine_agrees_with_the_naive_model(name, examples):
     machine = type(f"RulesModel_{name}", (RulesModel,), {"RULES": rule_sets(name)})

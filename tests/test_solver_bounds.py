@@ -27,7 +27,7 @@ def positions(seed: int, count: int):
     for _ in range(count):
         contract = rng.randrange(6)
         size = rng.randint(8, 11)
-        yield deal(rng, size), rng.randrange(3), contract, rng.randrange(2), rng.randrange(3)
+        yield deal(rng, size), rng.randrange(3), contract, rng.randrange(3), rng.randrange(3)
 
 
 def check_value_bounds(seed: int, count: int) -> int:

@@ -47,7 +47,6 @@ from ts358.tricks import legal_cards, trick_winner
 from ts358.view import DecisionKind, SeatView, Trick
 
 __all__ = [
-    "ALL_GAMES",
     "Answer",
     "Applied",
     "Deal",
@@ -59,7 +58,6 @@ __all__ = [
     "format_decision",
 ]
 
-ALL_GAMES = frozenset(Contract)
 _T = TypeVar("_T")
 
 Answer = Contract | Card | CardSet | None

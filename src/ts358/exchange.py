@@ -47,9 +47,13 @@ def plan_exchange(
 
     ``previous_scores`` are the previous deal's scores by seat (None in a match's first deal);
     ``dealer`` is the new deal's dealer seat, which fixes the new targets; ``contract`` the
-    game chosen, None for an exchange before the choice.
+    game chosen (None before the choice). An exchange before the choice is planned the same
+    whatever game follows it, so a finished deal's exchange can be planned from its game.
     """
-    if previous_scores is None or not rules.exchanges_before(contract):
+    held = rules.exchanges_before(None) or (
+        contract is not None and rules.exchanges_before(contract)
+    )
+    if previous_scores is None or not held:
         return ()
     plus = [s for s in range(3) if previous_scores[s] > 0]
     minus = [s for s in range(3) if previous_scores[s] < 0]

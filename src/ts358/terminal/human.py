@@ -37,6 +37,7 @@ from ts358.terminal.render import (
     render_games,
     render_scores,
     render_table,
+    talon_key,
 )
 from ts358.view import DecisionKind, SeatView, Trick
 
@@ -207,8 +208,7 @@ class HumanPlayer(Player):
         first = view.rules.exchanges_before(None)  # before the choice (Sergeant Major)
         if view.game is None and not first:
             return []
-        game = None if first else view.game
-        plan = plan_exchange(view.previous_scores, view.dealer, game, view.rules)
+        plan = plan_exchange(view.previous_scores, view.dealer, view.game, view.rules)
         # The turn in progress; all are over once the game is chosen (an exchange before
         # the choice) or the talon taken.
         current = len(plan)
@@ -373,8 +373,8 @@ class HumanPlayer(Player):
             else:
                 self.say(self.tr("talon.none"))
             return
-        key = "table.talon" if view.rules.talon is Talon.SHOWN else "table.talon_yours"
-        self.say(self.tr(key, cards=" ".join(map(self.style.plain, view.talon.descending()))))
+        cards = " ".join(map(self.style.plain, view.talon.descending()))
+        self.say(self.tr(talon_key(view), cards=cards))
         if view.discard is not None:
             discard = " ".join(map(self.style.plain, view.discard.descending()))
             self.say(self.tr("ev.your_discard", cards=discard))

@@ -342,8 +342,7 @@ class _Printer:
                 game=t.game(d.game),
             )
         ]
-        game = None if rules.exchanges_before(None) else d.game
-        for turn in plan_exchange(previous, d.dealer, game, rules):
+        for turn in plan_exchange(previous, d.dealer, d.game, rules):
             pair = (turn.giver, turn.receiver)
             steps = [step for step in d.exchanges if (step.giver, step.receiver) == pair]
             for step in steps:

@@ -36,6 +36,7 @@ __all__ = [
     "render_summary",
     "render_table",
     "render_trick",
+    "talon_key",
 ]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
@@ -194,8 +195,8 @@ def render_table(view: SeatView, names: Sequence[str], style: CardStyle) -> Rend
     parts.append(head)
     parts.append(render_players(view, names, style))
     if view.talon is not None and view.kind is DecisionKind.DISCARD:
-        key = "table.talon" if view.rules.talon is Talon.SHOWN else "table.talon_yours"
-        parts.append(Text(tr(key, cards="")).append_text(style.cards(view.talon.descending())))
+        head = Text(tr(talon_key(view), cards=""))
+        parts.append(head.append_text(style.cards(view.talon.descending())))
     if view.leader is not None:
         if view.trick:
             parts.append(
@@ -298,6 +299,11 @@ def render_scores(
         *(Text(f"{v:+d}", style="bold") for v in totals),
     )
     return _titled(tr("score.title"), table)
+
+
+def talon_key(view: SeatView) -> str:
+    """The text key of the talon's line: shown to all, or seen by this seat alone."""
+    return "table.talon" if view.rules.talon is Talon.SHOWN else "table.talon_yours"
 
 
 def render_summary(

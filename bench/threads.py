@@ -4,10 +4,14 @@ deal in one run (the host's speed drifts; alternating keeps the comparison fair)
 
     python bench/threads.py --deals 20 --threads 2
     python bench/threads.py --quick
+    python bench/threads.py --value --deals 200 --contracts no-tricks --name threads-value
+
+``--value``: only the chooser's value of each deal (``solve(position, Role.CHOOSER,
+moves=False)``), the one solve ``bench/solver.py`` times, which the threads search together.
 
 Per contract: the time ratio (one thread / N threads; above 1: the threads are faster), as
-the geometric mean per deal and in total, and whether every value agreed (it must). Each
-solve starts from empty tables (cleared, not timed).
+the geometric mean per deal, the median and in total, and whether every value agreed (it
+must). Each solve starts from empty tables (cleared, not timed).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import argparse
 import time
 
 import common  # bench/common.py: puts src/ on sys.path, machine info, result files
-from ts358 import Contract, Position
+from ts358 import Contract, Position, Role
 from ts358.analysis.solve import new_solver, solve
 
 
@@ -27,6 +31,9 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--contracts", default="spades,hearts,diamonds,clubs,no-trump,no-tricks")
+    parser.add_argument(
+        "--value", action="store_true", help="only the chooser's value (as bench/solver.py)"
+    )
     parser.add_argument("--name", default="threads")
     args = parser.parse_args()
     deals = 4 if args.quick else args.deals
@@ -43,7 +50,10 @@ def main() -> int:
                 for s in helpers:
                     s.clear()
                 start = time.perf_counter()
-                result = solve(pos, solver=solver, threads=threads)
+                if args.value:
+                    result = solve(pos, Role.CHOOSER, False, solver=solver, threads=threads)
+                else:
+                    result = solve(pos, solver=solver, threads=threads)
                 timed[threads] = (time.perf_counter() - start, result)
             (t1, r1), (tn, rn) = timed[1], timed[args.threads]
             same = r1.players == rn.players and r1.moves == rn.moves
@@ -62,20 +72,34 @@ def main() -> int:
                 "contract": contract.label,
                 "deals": deals,
                 "ratio_geomean": round(common.geometric_mean(ratios), 3),
+                "ratio_median": round(common.percentile(ratios, 50), 3),
                 "ratio_total": round(sum(one_s) / sum(many_s), 3),
                 "one_thread_total_s": round(sum(one_s), 2),
                 "threads_total_s": round(sum(many_s), 2),
                 "values_agree": f"{agree}/{deals}",
+                "one_thread_median_s": round(common.percentile(one_s, 50), 4),
+                "threads_median_s": round(common.percentile(many_s, 50), 4),
+                "per_deal": [
+                    {"seed": args.first_seed + i, "one_s": round(a, 4), "threads_s": round(b, 4)}
+                    for i, (a, b) in enumerate(zip(one_s, many_s))
+                ],
             }
         )
     for row in rows:
         print(
-            f"{row['contract']:9}  x{row['ratio_geomean']:.2f} per deal, "
-            f"x{row['ratio_total']:.2f} in total, values agree {row['values_agree']}"
+            f"{row['contract']:9}  x{row['ratio_geomean']:.2f} per deal (median "
+            f"x{row['ratio_median']:.2f}), x{row['ratio_total']:.2f} in total "
+            f"({row['one_thread_total_s']} s against {row['threads_total_s']} s), "
+            f"values agree {row['values_agree']}"
         )
     data = {
         "benchmark": "threads",
-        "config": {"threads": args.threads, "deals": deals, "first_seed": args.first_seed},
+        "config": {
+            "threads": args.threads,
+            "deals": deals,
+            "first_seed": args.first_seed,
+            "solve": "the chooser's value" if args.value else "every player and every card",
+        },
         "results": rows,
     }
     path = common.write_results(args.name, data)

@@ -363,6 +363,7 @@ def random_deals(int n, uint64_t seed, int contract, int void_rule=HOUSE):
 include "_solver_state.pxi"
 include "_solver_ranks.pxi"
 include "_solver_table.pxi"
+include "_solver_team.pxi"
 include "_solver_bounds.pxi"
 include "_solver_order.pxi"
 include "_solver_search.pxi"

@@ -69,7 +69,7 @@ cdef class Solver:
             self.st.table = _table_new(_buckets_in(tt_mb))
             if self.st.table == NULL:
                 raise MemoryError("cannot allocate the transposition table")
-            self.st.grow_to = _buckets_in(grow_mb)
+            self.st.table.grow_to = _buckets_in(grow_mb)
         self._attach()
 
     def __init__(self, int tt_mb=64, *, int grow_mb=0, int64_t check_every=65536,
@@ -96,8 +96,7 @@ cdef class Solver:
         self.st.heads = t.heads
         self.st.tt_buckets = t.buckets
         self.st.epoch = t.epoch
-        if self.st.grow_to < t.buckets:
-            self.st.grow_to = t.buckets
+        self.st.grow_to = max(t.grow_to, t.buckets)
 
     cdef bint _alone(self) noexcept:
         """Whether no other solver uses this one's table (it may then move: grow)."""
@@ -121,13 +120,16 @@ cdef class Solver:
     @property
     def grow_mb(self):
         """The size, in megabytes, that the table may grow to (see the class); setting it
-        (0: none) changes that, never below the table's size."""
+        (0: none) changes that, never below the table's size; it is the table's, so the
+        same for every solver on it."""
+        self._attach()
         return _bytes_of(self.st.grow_to) >> 20
 
     @grow_mb.setter
     def grow_mb(self, int mb):
+        if self.st.table != NULL:
+            self.st.table.grow_to = _buckets_in(mb)
         self._attach()
-        self.st.grow_to = max(_buckets_in(mb), self.st.tt_buckets)
 
     def helpers(self, int count):
         """This solver and ``count - 1`` helpers searching its table, for as many threads.
@@ -183,11 +185,13 @@ cdef class Solver:
         ok = _tt_grow(&self.st, nb)
         self.busy = False
         if not ok:
-            self.st.grow_to = self.st.tt_buckets
+            self.st.table.grow_to = self.st.tt_buckets
+            self._attach()
             raise MemoryError(
                 f"cannot allocate a transposition table of {_bytes_of(nb) >> 20} MB")
-        if self.st.grow_to < nb:
-            self.st.grow_to = nb
+        if self.st.table.grow_to < nb:
+            self.st.table.grow_to = nb
+        self._attach()
 
     def reset_stats(self):
         """Set the node counter to zero."""
@@ -312,6 +316,7 @@ cdef class Solver:
         self.st.progress = <PyObject*>progress if progress is not None else NULL
         self.st.cur_card = -1
         self.st.cur_won = 0
+        self.st.team = NULL
 
     cdef int _leave(self) except -1:
         """End a call: a signal or an error in the progress callback is raised; a node
@@ -351,8 +356,15 @@ cdef class Solver:
             self.st.grow_at = <int64_t>(self.st.tt_buckets * BUCKET // 2)
         return 0
 
+    cdef void _join(self, Team team) noexcept:
+        """Search as one thread of the team (after _start)."""
+        self.st.team = team.ts
+        # The table grows once the team's searches have filled it: each thread gives up
+        # its share of the entries.
+        self.st.grow_at = self.st.grow_at // team.threads
+
     def bounds(self, hands, int leader, trick, int contract, int void_rule, int player,
-               *, int64_t max_nodes=0, double deadline=0, progress=None):
+               *, int64_t max_nodes=0, double deadline=0, progress=None, Team team=None):
         """``(lo, hi)`` with lo <= the player's value <= hi (see :meth:`value`); exact when
         lo == hi, which it always is without a limit.
 
@@ -360,13 +372,18 @@ cdef class Solver:
         ``time.monotonic()`` reaches ``deadline`` (0: none), both looked at every 65,536
         nodes, and then answers with the bounds it proved. ``progress``, if given, is
         called at those checks as ``progress(nodes, -1, lo, hi)``. What the table holds
-        stays valid: asking again goes on from what was learnt.
+        stays valid: asking again goes on from what was learnt. ``team``: this solver is
+        one of the threads searching this value together (see :class:`Team`); it answers
+        with what the team proved.
         """
         cdef int v
         if player < 0 or player > 2:
             raise ValueError(f"player must be 0-2, not {player}")
         self._start(hands, leader, trick, contract, void_rule, max_nodes, deadline, progress)
         self._set_player(player)
+        if team is not None:
+            self._join(team)
+            self.st.team_slot = 64 + player
         with nogil:
             v = _solve_value(&self.st)
         self._leave()
@@ -390,21 +407,31 @@ cdef class Solver:
 
     def move_bounds(self, hands, int leader, trick, int contract, int void_rule,
                     *, int64_t max_nodes=0, double deadline=0, progress=None,
-                    int64_t per_card=0, uint64_t only=0):
+                    int64_t per_card=0, uint64_t only=0, Team team=None, double start=0):
         """``(card id, lo, hi)`` for every legal card, ascending card id: lo <= the mover's
         value after playing it <= hi. Limits as in :meth:`bounds`, for all the cards
         together (a card not reached gets the bounds of no search); ``per_card`` (if not 0)
         is also a node budget for each card's search alone, and ``only`` (if not 0) a card
         set outside which cards are not searched (they get the bounds of no search).
-        ``progress`` is called as ``progress(nodes, card, lo, hi)``."""
+        ``progress`` is called as ``progress(nodes, card, lo, hi)``. ``team``: this solver
+        is one of the threads searching these cards together (see :class:`Team`); each
+        card's bounds are what the team proved of it. ``start`` (0 <= start < 1): the
+        searches begin at the card that far through the cards to search, in ascending
+        order, and go round (threads of a team begin at different cards, and end together
+        on the last cards)."""
         cdef SolverState* st = &self.st
-        cdef int nt, mover, L, card, w, i, nreps, saved_left, v, t0, t1, won, lo, hi
+        cdef int nt, mover, L, card, w, i, j, nreps, nsearch, first, saved_left, v, t0, t1
+        cdef int won, lo, hi
         cdef int64_t limit
         cdef uint64_t inplay, legal, reps, hand, bit, legal_left
         cdef int repcards[16]
         cdef int replo[16]
         cdef int rephi[16]
+        if not 0 <= start < 1:
+            raise ValueError(f"start must be at least 0 and below 1, not {start}")
         self._start(hands, leader, trick, contract, void_rule, max_nodes, deadline, progress)
+        if team is not None:
+            self._join(team)
         nt = st.ntrick
         L = st.leader
         mover = (L + nt) % 3
@@ -422,12 +449,32 @@ cdef class Solver:
                            st.trick, nt)
         reps = _run_tops(hand, DECK & ~inplay) & legal
         nreps = 0
+        nsearch = 0
+        while reps:
+            card = lowest_card(reps)
+            reps &= reps - 1
+            repcards[nreps] = card
+            nreps += 1
+            if not only or (only >> card) & 1:
+                nsearch += 1
+        # The first card searched: the one `start` of the way through those to search.
+        first = 0
+        j = <int>(start * nsearch)
+        for i in range(nreps):
+            if not only or (only >> repcards[i]) & 1:
+                if j == 0:
+                    first = i
+                    break
+                j -= 1
         limit = st.node_limit
         with nogil:
-            while reps:
-                card = lowest_card(reps)
-                reps &= reps - 1
+            for j in range(nreps):
+                i = first + j
+                if i >= nreps:
+                    i -= nreps
+                card = repcards[i]
                 bit = (<uint64_t>1) << card
+                st.team_slot = card
                 st.hands[mover] ^= bit
                 st.trick[nt] = card
                 st.cur_card = card
@@ -475,10 +522,8 @@ cdef class Solver:
                     st.ntrick = nt
                 st.hands[mover] ^= bit
                 st.cur_won = 0
-                repcards[nreps] = card
-                replo[nreps] = lo + won
-                rephi[nreps] = hi + won
-                nreps += 1
+                replo[i] = lo + won
+                rephi[i] = hi + won
                 # A card's own budget or a card left out stops only that card.
                 st.node_limit = limit
                 if st.abort == 4 or (st.abort == 2 and (limit == 0 or st.nodes < limit)):

@@ -90,9 +90,11 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int split, hot, nchain1 = 0
     cdef int nchain
     cdef int cards[3]
-    cdef int moves[16]
+    cdef int moves[32]          # 16 leads at most, and those put off (a team's search)
     cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, emask, total, gaps, crel, acc
     cdef uint64_t rlo, rhi, skip
+    cdef uint64_t put_off = 0, here = 0, mine = 0
+    cdef uint64_t* busy = NULL
     cdef uint64_t ends[4]
     cdef int code
     cdef uint64_t hsh
@@ -121,6 +123,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     if st.nodes >= st.check_at:
         if _check_signals(st):
             return 0
+    if st.team != NULL and _team_decided(st):
+        st.abort = 6
+        return 0
     nodes0 = st.nodes
     inplay = st.hands[0] | st.hands[1] | st.hands[2]
 
@@ -268,6 +273,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     else:
         nmoves = _order_leads(st, reps, -1, hint, killer, inplay, moves)
 
+    if st.team != NULL and n >= DEFER_FROM:
+        here = _position_hash(st)
     # No move reaching the leader's aim: the bound is the loosest of the moves' bounds.
     r = -1 if maximizer else n
     best = -1
@@ -287,12 +294,26 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if (skip >> card) & 1:
             continue
         bit = (<uint64_t>1) << card
+        busy = NULL
+        if here and i > 0 and not put_off & bit:
+            # In a team, a lead another thread is searching now waits until the others
+            # have been tried (ABDADA; see _solver_team.pxi).
+            mine = _mix64(here + <uint64_t>card) | 1
+            busy = &st.team.busy[mine >> (64 - BUSY_BITS)]
+            if ts_load64(busy) == mine:
+                put_off |= bit
+                moves[nmoves] = card
+                nmoves += 1
+                continue
+            ts_store64(busy, mine)
         st.hands[L] ^= bit
         st.trick[0] = card
         st.ntrick = 1
         k = _search_follow(st, target, &crel, inplay)
         st.ntrick = 0
         st.hands[L] ^= bit
+        if busy != NULL and ts_load64(busy) == mine:
+            ts_store64(busy, 0)
         if st.abort:
             return 0
         crel = _run_adjust(crel, card, hand & ~bit, gaps)
@@ -526,20 +547,34 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
     # budget lightens the heaviest solves at no cost to the typical ones (docs/solver.md,
     # Log: driver, targets and tests).
     budget = st.trump >= 0
-    st.cur_lo = lo
-    st.cur_hi = hi
-    while lo < hi:
+    while True:
+        if st.team != NULL:
+            _team_bounds(st, &lo, &hi)
+        st.cur_lo = lo
+        st.cur_hi = hi
+        if lo >= hi:
+            break
         if t <= lo:
             t = lo + 1
         if t > hi:
             t = hi
         st.gen += (<uint64_t>1) << 62     # a new generation per test (see _tt_store)
+        if st.team != NULL:
+            st.gen = _team_gen(st)
+            t = _team_target(st, t, lo, hi)
+            st.team_t = t
         if budget and (limit == 0 or st.nodes + FIRST_BUDGET < limit):
             st.node_limit = st.nodes + FIRST_BUDGET
         b = _search(st, t, &rel)
         st.node_limit = limit
+        if st.team != NULL:
+            _team_done(st, t)
         dropped = budget and st.abort == 2 and (limit == 0 or st.nodes < limit)
         budget = 0
+        if st.abort == 6:
+            # Another thread of the team decided this test: on from what it proved.
+            st.abort = 0
+            continue
         if dropped:
             st.abort = 0
             t += 1
@@ -569,6 +604,6 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
         else:
             hi = b
             t = b
-        st.cur_lo = lo
-        st.cur_hi = hi
+        if st.team != NULL:
+            _team_prove(st, lo, hi)
     return lo

@@ -174,8 +174,25 @@ cdef struct Table:
     TTEntry* tt
     uint32_t* heads         # see SolverState.heads
     uint64_t buckets
+    uint64_t grow_to        # see SolverState.grow_to: every solver on the table grows it so far
     uint16_t epoch          # see SolverState.epoch
     int users               # solvers on this table; the last one frees it
+
+
+# Threads searching one value together (a Team, _solver_team.pxi): what their finished
+# tests proved, per value, and the leads each is searching now.
+cdef enum:
+    TEAM_SLOTS = 67          # a value per card id (move_bounds), and one per player (64 + P)
+    BUSY_BITS = 14           # log2 of the entries of the team's table of leads in search
+
+
+cdef struct TeamState:
+    uint32_t lo[TEAM_SLOTS]  # the value is at least lo and at most hi (hi 255: unknown)
+    uint32_t hi[TEAM_SLOTS]
+    uint32_t testing[TEAM_SLOTS]     # bit t: a thread is testing f >= t (_solve_value)
+    uint32_t gen             # the team's generation (SolverState.gen): one more whenever a
+                             # thread's test narrows a value
+    uint64_t busy[1 << BUSY_BITS]   # hashes of (position, lead) being searched (_search_lead)
 
 
 cdef struct SolverState:
@@ -212,7 +229,8 @@ cdef struct SolverState:
     double deadline         # stop (abort 3) once time.monotonic() reaches this; 0: none
     int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
                             # limit, 3: the deadline (4: move_bounds skips a card, 5: the
-                            # table is to grow, then the test runs again)
+                            # table is to grow, then the test runs again, 6: another thread
+                            # of the team decided the test)
     int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
     int cur_hi              # tests proved (its answer when stopped)
     int cur_card            # the card being valued (move_bounds), -1 for a player's value
@@ -240,3 +258,7 @@ cdef struct SolverState:
     uint64_t gen            # the generation of the current search (_solve_value's test),
                             # 0-3, << 62 as in TTEntry.h1
     uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)
+    TeamState* team         # the team this search belongs to, or NULL (one thread)
+    int team_slot           # the team's slot of the value searched
+    int team_t              # the target of the running test (stopped, abort 6, once the
+                            # team has decided it)

@@ -257,8 +257,10 @@ cdef inline uint64_t _rel_of(uint64_t mask, uint64_t inplay) noexcept nogil:
 
 cdef inline void _count_eviction(SolverState* st, TTEntry* e) noexcept nogil:
     """An entry about to be replaced: one of the current test's counts towards the table's
-    growth (Solver's grow_mb), which stops the search once they reach st.grow_at."""
-    if st.grow_at and (e.h1 >> 62) == (st.gen >> 62):
+    growth (Solver's grow_mb), which stops the search once they reach st.grow_at. In a team
+    a thread's test may be a generation behind another's (_team_gen): an entry of either
+    counts."""
+    if st.grow_at and (((st.gen >> 62) - (e.h1 >> 62)) & 3) <= (st.team != NULL):
         st.evicted += 1
         if st.evicted >= st.grow_at:
             st.abort = 5
@@ -330,8 +332,11 @@ cdef inline void _touch(SolverState* st, TTEntry* e) noexcept nogil:
     thread rewrote it meanwhile (its gen bits decide only replacement)."""
     cdef uint64_t old
     if st.shared:
+        # Not written where it is current already: the threads of a team probe the same
+        # entries, and a write makes the other core's copy of the line stale.
         old = e.h1
-        ts_cas64(&e.h1, old, (old & ~(<uint64_t>3 << 62)) | st.gen)
+        if old & (<uint64_t>3 << 62) != st.gen:
+            ts_cas64(&e.h1, old, (old & ~(<uint64_t>3 << 62)) | st.gen)
     else:
         _e_touch(e, st.gen)
 

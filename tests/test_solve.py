@@ -237,15 +237,18 @@ def midgame(seed, contract):
     return pos
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("contract", list(Contract))
-def test_a_node_budget_gives_sound_intervals(contract):
+def test_a_node_budget_gives_sound_intervals(contract, threads):
     stopped = 0
     rng = random.Random(int(contract))
     for seed in range(6):
         pos = midgame(100 + seed, contract)
-        exact = solve(pos, solver=new_solver(4))
+        exact = solve(pos, solver=new_solver(4), threads=1)
         budget = rng.randint(1, max(1, exact.nodes))
-        cut = solve(pos, solver=_core358.Solver(4, check_every=64), max_nodes=budget)
+        cut = solve(
+            pos, solver=_core358.Solver(4, check_every=64), max_nodes=budget, threads=threads
+        )
         assert cut.stopped in (None, "node limit") and (cut.stopped is None) == cut.exact
         for want, got in zip(exact.players, cut.players):
             assert got.bounds[0] <= want.tricks <= got.bounds[1]
@@ -301,6 +304,65 @@ def test_threads_give_the_same_values(contract):
             assert many.players == one.players and many.moves == one.moves, (seed, threads)
 
 
+def team_values(solvers, args):
+    """Every player's bounds from each of the solvers' threads, searching as one team."""
+    from ts358.players.threads import run_threads
+
+    team = _core358.Team(len(solvers))
+    return run_threads(
+        solvers, lambda i: [solvers[i].bounds(*args, p, team=team) for p in range(3)], shared=True
+    )
+
+
+def team_cards(solvers, args):
+    """Every card's bounds from each of the solvers' threads, searching as one team, thread
+    i beginning i / threads of the way through the cards."""
+    from ts358.players.threads import run_threads
+
+    team = _core358.Team(len(solvers))
+    return run_threads(
+        solvers,
+        lambda i: solvers[i].move_bounds(*args, team=team, start=i / len(solvers)),
+        shared=True,
+    )
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_a_team_finds_the_values_of_one_thread_on_any_table(threads):
+    """Threads searching the same values together (a Team: each thread runs the whole
+    search, and they share what they prove) answer with one thread's values: every
+    player's, and every card's from any first card, on a 1 MB table (entries replaced all
+    the time, so the threads race on full buckets) and on a 16 MB one."""
+    for seed in range(12):
+        pos = Position.random(500 + seed, Contract(seed % 6))
+        rng = random.Random(seed)
+        while pos.tricks_left > rng.randint(9, 11):
+            pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+        args = core_args(pos)
+        one = new_solver(16)
+        players = [(v, v) for v in (one.value(*args, p) for p in range(3))]
+        cards = [(card, v, v) for card, v in one.move_values(*args)]
+        for mb in (1, 16):
+            solvers = _core358.Solver(mb).helpers(threads)
+            assert team_values(solvers, args) == [players] * threads, (seed, mb)
+            assert team_cards(solvers, args) == [cards] * threads, (seed, mb)
+
+
+def test_the_first_card_searched_changes_no_value():
+    pos = midgame(40, Contract.NO_TRUMP)
+    args = core_args(pos)
+    want = new_solver(4).move_bounds(*args)
+    for start in (0.0, 0.3, 0.5, 0.99):
+        assert new_solver(4).move_bounds(*args, start=start) == want
+        # With one card to search, that card is searched wherever the start.
+        last = new_solver(4).move_bounds(*args, start=start, only=1 << want[-1][0])[-1]
+        assert last == want[-1]
+    with pytest.raises(ValueError, match="start"):
+        new_solver(1).move_bounds(*args, start=1.0)
+    with pytest.raises(ValueError, match="threads"):
+        _core358.Team(0)
+
+
 def test_a_shared_table_that_fills_grows_and_the_values_stay():
     """Two threads on a 1 MB table that may grow to 4 MB: where their searches fill it, they
     stop, the table grows (its helpers let go and made again) and the search goes on; the
@@ -352,7 +414,8 @@ def test_runs_of_equal_cards():
     assert runs == [["AS", "KS", "QS", "9S"], ["5S"], ["2S"]]
 
 
-def test_ctrl_c_during_a_threaded_solve_stops_every_thread():
+@pytest.mark.parametrize("player", [None, Role.CHOOSER])
+def test_ctrl_c_during_a_threaded_solve_stops_every_thread(player):
     import _thread
     import threading
 
@@ -361,9 +424,22 @@ def test_ctrl_c_during_a_threaded_solve_stops_every_thread():
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        solve(pos, threads=2, solver=solver)
+        solve(pos, player, moves=player is None, threads=2, solver=solver)
     timer.cancel()
     # The solvers are free again.
+    small = Position("hearts", ("A.-.-.-", "K.-.-.-", "-.2.-.-"), taken=(7, 5, 3))
+    assert solve(small, threads=2, solver=solver).player(Role.DEALER).tricks == 4
+
+
+def test_a_deadline_stops_every_thread_searching_one_value():
+    pos = Position.random(81, Contract.NO_TRICKS)
+    solver = new_solver(16)
+    cut = solve(pos, Role.CHOOSER, moves=False, threads=2, time_limit=0.3, solver=solver)
+    assert cut.stopped == "time limit" and not cut.exact
+    assert cut.seconds < 30  # not a timing test: bench/deadline.py measures how well
+    lo, hi = cut.players[0].bounds
+    assert 0 <= lo < hi <= 16
+    # Every thread has stopped: the solvers take the next solve.
     small = Position("hearts", ("A.-.-.-", "K.-.-.-", "-.2.-.-"), taken=(7, 5, 3))
     assert solve(small, threads=2, solver=solver).player(Role.DEALER).tricks == 4
 

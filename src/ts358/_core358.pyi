@@ -38,6 +38,7 @@ class Solver:
         max_nodes: int = 0,
         deadline: float = 0.0,
         progress: Callable[[int, int, int, int], object] | None = None,
+        team: Team | None = None,
     ) -> tuple[int, int]: ...
     def value(
         self,
@@ -64,6 +65,8 @@ class Solver:
         progress: Callable[[int, int, int, int], object] | None = None,
         per_card: int = 0,
         only: int = 0,
+        team: Team | None = None,
+        start: float = 0.0,
     ) -> list[tuple[int, int, int]]: ...
     def move_values(
         self,
@@ -96,6 +99,15 @@ class Solver:
     def clear(self) -> None: ...
     def stop(self, stop: bool = True) -> None: ...
     def share(self, shared: bool = True) -> None: ...
+
+@disjoint_base
+class Team:
+    """Threads searching the same values of one position together on a shared table."""
+
+    def __init__(self, threads: int = 2) -> None: ...
+    @property
+    def threads(self) -> int: ...
+    def reset(self) -> None: ...
 
 class SearchLimit(RuntimeError):
     """A solve stopped at its node limit or deadline; ``bounds`` holds what it proved."""

@@ -39,16 +39,18 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ts358 import _core358
 from ts358._core358 import Solver
-from ts358.analysis._parallel import run_tasks
 from ts358.batch.pool import default_workers
 from ts358.cards import Card, CardSet
 from ts358.players.solving import CorePosition
+from ts358.players.threads import run_threads
 from ts358.position import Position
 from ts358.rules import Contract, Role
+
+R = TypeVar("R")
 
 FIRST_PASS_NODES = 1 << 16
 """The node budget of each value in the first pass of a limited solve (doubled each pass)."""
@@ -404,6 +406,8 @@ class _Search:
         self.each = 0  # the node budget of each value in this pass (0: none)
         self.none = (0, position.tricks_left)  # the bounds of no search
         self.args = CorePosition.of(position)
+        # The threads search every value together: what one proves, the others use.
+        self.team = _core358.Team(threads) if threads > 1 else None
 
     def nodes(self) -> int:
         return self.counted + sum(int(s.nodes) for s in self.solvers)
@@ -439,18 +443,41 @@ class _Search:
         """``(card, lo, hi)`` for the cards of ``runs`` (others may come with no search)."""
         if not runs:
             return []
-        if len(self.solvers) == 1:
-            # One thread: one search over every open card, so that each card's search
-            # uses what the previous ones stored (and the node counts stay as they were).
-            return self._cards(self.solver, sum(1 << c for r in runs for c in r))
-        masks = [sum(1 << c for c in r) for r in runs]
-        return [v for found in run_tasks(masks, self.solvers, self._cards) for v in found]
+        # One search over every open card, so that each card's search uses what the
+        # previous ones stored. Threads each begin at another card and go round: they
+        # search different cards until they meet, then the same ones together.
+        only = sum(1 << c for r in runs for c in r)
+        found = self._together(lambda solver, start: self._cards(solver, only, start))
+        narrowed: dict[int, tuple[int, int]] = {}
+        for card, lo, hi in (v for one in found for v in one):
+            narrowed[card] = _narrow(narrowed.get(card, self.none), (lo, hi))
+        return [(card, lo, hi) for card, (lo, hi) in narrowed.items()]
 
     def roles(self, roles: list[Role]) -> list[tuple[int, int]]:
         """The bounds of each role's value."""
-        return run_tasks(roles, self.solvers, self._role)
+        if not roles:
+            return []
 
-    def _cards(self, solver: Solver, only: int) -> list[tuple[int, int, int]]:
+        def each_role(solver: Solver, start: float) -> dict[Role, tuple[int, int]]:
+            first = int(start * len(roles))
+            return {r: self._role(solver, r) for r in roles[first:] + roles[:first]}
+
+        found = self._together(each_role)
+        narrowed = dict.fromkeys(roles, self.none)
+        for one in found:
+            for role, got in one.items():
+                narrowed[role] = _narrow(narrowed[role], got)
+        return [narrowed[r] for r in roles]
+
+    def _together(self, work: Callable[[Solver, float], R]) -> list[R]:
+        """``work(solver, start)`` on one thread per solver, as one team, thread i beginning
+        ``start = i / threads`` of the way through its values."""
+        solvers = self.solvers
+        if len(solvers) == 1:
+            return [work(solvers[0], 0.0)]
+        return run_threads(solvers, lambda i: work(solvers[i], i / len(solvers)), shared=True)
+
+    def _cards(self, solver: Solver, only: int, start: float) -> list[tuple[int, int, int]]:
         if (self.each and self.over()) or self.grow_wanted:
             return []
         mover = self.position.to_move
@@ -461,6 +488,8 @@ class _Search:
             progress=self._reporter(_card_label, self.position.taken[mover]),
             per_card=self.each,
             only=only,
+            team=self.team,
+            start=start,
         )
         self._check_growth(solver)
         return found
@@ -476,6 +505,7 @@ class _Search:
             max_nodes=min(left, each) if left and each else (left or each),
             deadline=self.deadline,
             progress=self._reporter(_role_label(role), self.position.taken[role]),
+            team=self.team,
         )
         self._check_growth(solver)
         return found

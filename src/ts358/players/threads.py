@@ -4,7 +4,7 @@ The core searches without the GIL, so Python threads run searches truly in paral
 delivers Ctrl-C (and runs every signal handler) on the main thread only, which here just
 waits: on the exception a signal raises there it asks every thread's search to stop at its
 next check (``Solver.stop``) and raises once all have ended, so no solver is left busy.
-Used by the hard player (each thread on its own table) and by ``analysis._parallel``
+Used by the hard player (each thread on its own table) and by ``analysis.solve``
 (threads on one shared table); it lives in the players' layer, the lowest that searches.
 """
 

@@ -1,0 +1,155 @@
+# Threads searching one value together: a Team (docs/solver.md, Threads).
+#
+# Every thread of a team runs the whole driver (_solve_value) for the same value on the same
+# shared table. What a thread's finished test proves goes into the team's slot of that value
+# (the interval only ever narrows), and every thread's driver takes its targets from that
+# interval: a test another thread has decided is stopped at the next trick boundary (abort
+# 6) and the driver goes on from the narrower interval. Inside a test the threads would walk
+# the same tree, so they split it as ABDADA does (Weill's "alpha-beta distributed with
+# delayed answers", in the simplified form with a table of moves being searched): at a lead
+# of a large enough position, a lead other than the first that another thread is searching
+# right now is put off until after the others. Each thread then proves other subtrees, which
+# it stores in the table; the thread that comes back to the lead put off mostly finds its
+# proof there. Values cannot depend on this: each test's answer is exact, whichever thread
+# gives it, and the interval holds only proven bounds.
+
+cdef enum:
+    DEFER_FROM = 6           # fewest tricks left at which a lead may be put off: below, a
+                             # subtree costs less than the table traffic of sharing it
+
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    static __inline void ts_or32(uint32_t *p, uint32_t v) { _InterlockedOr((volatile long *)p, (long)v); }
+    static __inline void ts_and32(uint32_t *p, uint32_t v) { _InterlockedAnd((volatile long *)p, (long)v); }
+    static __inline void ts_add32(uint32_t *p, uint32_t v) { _InterlockedExchangeAdd((volatile long *)p, (long)v); }
+    static __inline uint64_t ts_load64(uint64_t *p) { return *(volatile uint64_t *)p; }
+    static __inline void ts_store64(uint64_t *p, uint64_t v) { *(volatile uint64_t *)p = v; }
+    #else
+    static inline void ts_or32(uint32_t *p, uint32_t v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
+    static inline void ts_and32(uint32_t *p, uint32_t v) { __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }
+    static inline void ts_add32(uint32_t *p, uint32_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+    static inline uint64_t ts_load64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ts_store64(uint64_t *p, uint64_t v) {
+        __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    #endif
+    """
+    void ts_or32(uint32_t* p, uint32_t v) noexcept nogil
+    void ts_and32(uint32_t* p, uint32_t v) noexcept nogil
+    void ts_add32(uint32_t* p, uint32_t v) noexcept nogil
+    uint64_t ts_load64(uint64_t* p) noexcept nogil
+    void ts_store64(uint64_t* p, uint64_t v) noexcept nogil
+
+
+cdef inline void _team_bounds(SolverState* st, int* lo, int* hi) noexcept nogil:
+    """Narrow lo and hi to what the team has proved of the value searched."""
+    cdef TeamState* team = st.team
+    cdef int v = <int>ts_load_acquire(&team.lo[st.team_slot])
+    if v > lo[0]:
+        lo[0] = v
+    v = <int>ts_load_acquire(&team.hi[st.team_slot])
+    if v < hi[0]:
+        hi[0] = v
+
+
+cdef inline void _team_prove(SolverState* st, int lo, int hi) noexcept nogil:
+    """Tell the team the value searched lies in [lo, hi]."""
+    cdef uint32_t* p = &st.team.lo[st.team_slot]
+    cdef uint32_t cur = ts_load_acquire(p)
+    cdef bint narrowed = 0
+    while cur < <uint32_t>lo:
+        if ts_cas32(p, cur, lo):
+            narrowed = 1
+            break
+        cur = ts_load_acquire(p)
+    p = &st.team.hi[st.team_slot]
+    cur = ts_load_acquire(p)
+    while cur > <uint32_t>hi:
+        if ts_cas32(p, cur, hi):
+            narrowed = 1
+            break
+        cur = ts_load_acquire(p)
+    if narrowed:
+        ts_add32(&st.team.gen, 1)
+
+
+cdef inline uint64_t _team_gen(SolverState* st) noexcept nogil:
+    """The generation of a test (see SolverState.gen): the team's, so that the threads'
+    entries of one test are of one generation (replacement, and the count of entries given
+    up that makes the table grow, read it)."""
+    return (<uint64_t>(ts_load_acquire(&st.team.gen) & 3)) << 62
+
+
+cdef inline int _team_target(SolverState* st, int t, int lo, int hi) noexcept nogil:
+    """The target this thread tests next, t being the driver's choice: t if no other
+    thread of the team is testing it, else the nearest target in (lo, hi] that none is
+    testing (t + 1 first: the tests around the value are all needed), else t. Marked as
+    tested (_team_done ends that)."""
+    cdef uint32_t busy = ts_load_acquire(&st.team.testing[st.team_slot])
+    cdef int d, u
+    if busy >> t & 1:
+        for d in range(1, 17):
+            u = t + d
+            if u <= hi and not busy >> u & 1:
+                t = u
+                break
+            u = t - d
+            if u > lo and not busy >> u & 1:
+                t = u
+                break
+    ts_or32(&st.team.testing[st.team_slot], (<uint32_t>1) << t)
+    return t
+
+
+cdef inline void _team_done(SolverState* st, int t) noexcept nogil:
+    ts_and32(&st.team.testing[st.team_slot], ~((<uint32_t>1) << t))
+
+
+cdef inline bint _team_decided(SolverState* st) noexcept nogil:
+    """Whether the team has decided the running test (st.team_t) already."""
+    cdef int t = st.team_t
+    return (<int>ts_load_acquire(&st.team.lo[st.team_slot]) >= t
+            or <int>ts_load_acquire(&st.team.hi[st.team_slot]) < t)
+
+
+cdef inline uint64_t _position_hash(SolverState* st) noexcept nogil:
+    """A hash of the exact position at a trick boundary (for the team's table of leads)."""
+    return _mix64(st.hands[0] ^ _mix64(st.hands[1] ^ _mix64(st.hands[2] + <uint64_t>st.leader)))
+
+
+cdef class Team:
+    """Solvers searching the same values at the same time on one shared table, one per
+    thread: pass the same Team to each thread's :meth:`Solver.bounds` or
+    :meth:`Solver.move_bounds` call, for the same position. A value one thread has found
+    is not searched again by the others, and threads on the same value split its search;
+    every thread answers with what the team proved. ``threads``: how many search together
+    (a growing table grows once the team, not each thread, has filled it). Make a new Team
+    (or :meth:`reset` it) for another position."""
+    cdef TeamState* ts
+    cdef readonly int threads
+
+    def __cinit__(self, int threads=2):
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        self.threads = threads
+        self.ts = <TeamState*>calloc(1, sizeof(TeamState))
+        if self.ts == NULL:
+            raise MemoryError("cannot allocate a team")
+        self.reset()
+
+    def __init__(self, int threads=2):
+        pass
+
+    def __dealloc__(self):
+        free(self.ts)
+
+    def reset(self):
+        """Forget every value proved (for another position)."""
+        cdef int i
+        for i in range(TEAM_SLOTS):
+            self.ts.lo[i] = 0
+            self.ts.hi[i] = 255
+            self.ts.testing[i] = 0
+        self.ts.gen = 0
+        memset(self.ts.busy, 0, sizeof(self.ts.busy))

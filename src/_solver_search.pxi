@@ -298,22 +298,19 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if here and i > 0 and not put_off & bit:
             # In a team, a lead another thread is searching now waits until the others
             # have been tried (ABDADA; see _solver_team.pxi).
-            mine = _mix64(here + <uint64_t>card) | 1
-            busy = &st.team.busy[mine >> (64 - BUSY_BITS)]
-            if ts_load64(busy) == mine:
+            if _team_put_off(st, here, card, &busy, &mine):
                 put_off |= bit
                 moves[nmoves] = card
                 nmoves += 1
                 continue
-            ts_store64(busy, mine)
         st.hands[L] ^= bit
         st.trick[0] = card
         st.ntrick = 1
         k = _search_follow(st, target, &crel, inplay)
         st.ntrick = 0
         st.hands[L] ^= bit
-        if busy != NULL and ts_load64(busy) == mine:
-            ts_store64(busy, 0)
+        if busy != NULL:
+            _team_release(busy, mine)
         if st.abort:
             return 0
         crel = _run_adjust(crel, card, hand & ~bit, gaps)
@@ -362,8 +359,10 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
     cdef int mover = _seat(L + nt)
     cdef int trump = st.trump
     cdef int i, k, w, win, won, nmoves, card, r, maximizer, suit
-    cdef int moves[16]
+    cdef int moves[32]          # 16 cards at most, and those put off (a team's search)
     cdef uint64_t hand, legal, reps, bit, gaps, crel, acc, skip
+    cdef uint64_t put_off = 0, here = 0, mine = 0
+    cdef uint64_t* busy = NULL
     cdef int saved_left
     cdef int t0 = st.trick[0]
     cdef int t1 = st.trick[1]
@@ -404,6 +403,9 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
         moves[0] = lowest_card(reps)
         nmoves = 1
 
+    if st.team != NULL and st.tricks_left >= DEFER_FROM and (nmoves > 1 or hint >= 0):
+        here = _mix64(_position_hash(st) ^ ((<uint64_t>(t0 + 1) << 8)
+                                             | (<uint64_t>(t1 + 1) if nt == 2 else 0)))
     r = -1 if maximizer else st.tricks_left
     acc = 0
     skip = 0
@@ -419,6 +421,14 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
         if (skip >> card) & 1:
             continue
         bit = (<uint64_t>1) << card
+        busy = NULL
+        if here and i > 0 and not put_off & bit:
+            # As at a lead (see _search_lead).
+            if _team_put_off(st, here, card, &busy, &mine):
+                put_off |= bit
+                moves[nmoves] = card
+                nmoves += 1
+                continue
         st.hands[mover] ^= bit
         st.trick[nt] = card
         if nt == 2:
@@ -442,6 +452,8 @@ cdef int _search_follow(SolverState* st, int target, uint64_t* rel,
             k = _search_follow(st, target, &crel, inplay)
             st.ntrick = nt
         st.hands[mover] ^= bit
+        if busy != NULL:
+            _team_release(busy, mine)
         if st.abort:
             return 0
         crel = _run_adjust(crel, card, hand & ~bit, gaps)
@@ -561,14 +573,11 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
         st.gen += (<uint64_t>1) << 62     # a new generation per test (see _tt_store)
         if st.team != NULL:
             st.gen = _team_gen(st)
-            t = _team_target(st, t, lo, hi)
             st.team_t = t
         if budget and (limit == 0 or st.nodes + FIRST_BUDGET < limit):
             st.node_limit = st.nodes + FIRST_BUDGET
         b = _search(st, t, &rel)
         st.node_limit = limit
-        if st.team != NULL:
-            _team_done(st, t)
         dropped = budget and st.abort == 2 and (limit == 0 or st.nodes < limit)
         budget = 0
         if st.abort == 6:

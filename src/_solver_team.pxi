@@ -81,31 +81,6 @@ cdef inline uint64_t _team_gen(SolverState* st) noexcept nogil:
     return (<uint64_t>(ts_load_acquire(&st.team.gen) & 3)) << 62
 
 
-cdef inline int _team_target(SolverState* st, int t, int lo, int hi) noexcept nogil:
-    """The target this thread tests next, t being the driver's choice: t if no other
-    thread of the team is testing it, else the nearest target in (lo, hi] that none is
-    testing (t + 1 first: the tests around the value are all needed), else t. Marked as
-    tested (_team_done ends that)."""
-    cdef uint32_t busy = ts_load_acquire(&st.team.testing[st.team_slot])
-    cdef int d, u
-    if busy >> t & 1:
-        for d in range(1, 17):
-            u = t + d
-            if u <= hi and not busy >> u & 1:
-                t = u
-                break
-            u = t - d
-            if u > lo and not busy >> u & 1:
-                t = u
-                break
-    ts_or32(&st.team.testing[st.team_slot], (<uint32_t>1) << t)
-    return t
-
-
-cdef inline void _team_done(SolverState* st, int t) noexcept nogil:
-    ts_and32(&st.team.testing[st.team_slot], ~((<uint32_t>1) << t))
-
-
 cdef inline bint _team_decided(SolverState* st) noexcept nogil:
     """Whether the team has decided the running test (st.team_t) already."""
     cdef int t = st.team_t
@@ -116,6 +91,25 @@ cdef inline bint _team_decided(SolverState* st) noexcept nogil:
 cdef inline uint64_t _position_hash(SolverState* st) noexcept nogil:
     """A hash of the exact position at a trick boundary (for the team's table of leads)."""
     return _mix64(st.hands[0] ^ _mix64(st.hands[1] ^ _mix64(st.hands[2] + <uint64_t>st.leader)))
+
+
+cdef inline bint _team_put_off(SolverState* st, uint64_t here, int card, uint64_t** slot,
+                               uint64_t* mine) noexcept nogil:
+    """Whether another thread of the team is searching this move (card) at this position
+    (hash here) now: then it is put off. Else this thread claims it (slot, mine: what
+    _team_release needs)."""
+    mine[0] = _mix64(here + <uint64_t>card) | 1
+    slot[0] = &st.team.busy[mine[0] >> (64 - BUSY_BITS)]
+    if ts_load64(slot[0]) == mine[0]:
+        return 1
+    ts_store64(slot[0], mine[0])
+    return 0
+
+
+cdef inline void _team_release(uint64_t* slot, uint64_t mine) noexcept nogil:
+    """The move claimed is searched (unless another claim took the slot meanwhile)."""
+    if ts_load64(slot) == mine:
+        ts_store64(slot, 0)
 
 
 cdef class Team:
@@ -150,6 +144,5 @@ cdef class Team:
         for i in range(TEAM_SLOTS):
             self.ts.lo[i] = 0
             self.ts.hi[i] = 255
-            self.ts.testing[i] = 0
         self.ts.gen = 0
         memset(self.ts.busy, 0, sizeof(self.ts.busy))

@@ -183,7 +183,7 @@ cdef struct Table:
 # tests proved, per value, and the leads each is searching now.
 cdef enum:
     TEAM_SLOTS = 67          # a value per card id (move_bounds), and one per player (64 + P)
-    BUSY_BITS = 12           # log2 of the entries of the team's table of leads in search
+    BUSY_BITS = 12           # log2 of the entries of the team's table of moves in search
 
 
 cdef struct TeamState:
@@ -191,7 +191,7 @@ cdef struct TeamState:
     uint32_t hi[TEAM_SLOTS]
     uint32_t gen             # the team's generation (SolverState.gen): one more whenever a
                              # thread's test narrows a value
-    uint64_t busy[1 << BUSY_BITS]   # hashes of (position, lead) being searched (_search_lead)
+    uint64_t busy[1 << BUSY_BITS]   # hashes of (position, move) being searched (_team_put_off)
 
 
 cdef struct SolverState:

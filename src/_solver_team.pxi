@@ -6,37 +6,31 @@
 # interval: a test another thread has decided is stopped at the next trick boundary (abort
 # 6) and the driver goes on from the narrower interval. Inside a test the threads would walk
 # the same tree, so they split it as ABDADA does (Weill's "alpha-beta distributed with
-# delayed answers", in the simplified form with a table of moves being searched): at a lead
-# of a large enough position, a lead other than the first that another thread is searching
+# delayed answers", in the simplified form with a table of moves being searched): at a node
+# of a large enough position, a move other than the first that another thread is searching
 # right now is put off until after the others. Each thread then proves other subtrees, which
-# it stores in the table; the thread that comes back to the lead put off mostly finds its
+# it stores in the table; the thread that comes back to the move put off mostly finds its
 # proof there. Values cannot depend on this: each test's answer is exact, whichever thread
 # gives it, and the interval holds only proven bounds.
 
 cdef enum:
-    DEFER_FROM = 6           # fewest tricks left at which a lead may be put off: below, a
+    DEFER_FROM = 6           # fewest tricks left at which a move may be put off: below, a
                              # subtree costs less than the table traffic of sharing it
 
 
 cdef extern from *:
     """
     #if defined(_MSC_VER)
-    static __inline void ts_or32(uint32_t *p, uint32_t v) { _InterlockedOr((volatile long *)p, (long)v); }
-    static __inline void ts_and32(uint32_t *p, uint32_t v) { _InterlockedAnd((volatile long *)p, (long)v); }
     static __inline void ts_add32(uint32_t *p, uint32_t v) { _InterlockedExchangeAdd((volatile long *)p, (long)v); }
     static __inline uint64_t ts_load64(uint64_t *p) { return *(volatile uint64_t *)p; }
     static __inline void ts_store64(uint64_t *p, uint64_t v) { *(volatile uint64_t *)p = v; }
     #else
-    static inline void ts_or32(uint32_t *p, uint32_t v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
-    static inline void ts_and32(uint32_t *p, uint32_t v) { __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }
     static inline void ts_add32(uint32_t *p, uint32_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
     static inline uint64_t ts_load64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ts_store64(uint64_t *p, uint64_t v) {
         __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #endif
     """
-    void ts_or32(uint32_t* p, uint32_t v) noexcept nogil
-    void ts_and32(uint32_t* p, uint32_t v) noexcept nogil
     void ts_add32(uint32_t* p, uint32_t v) noexcept nogil
     uint64_t ts_load64(uint64_t* p) noexcept nogil
     void ts_store64(uint64_t* p, uint64_t v) noexcept nogil

@@ -58,11 +58,6 @@ FIRST_PASS_NODES = 1 << 16
 PARALLEL_FROM = 9
 """Positions with fewer tricks left are solved on one thread (they take milliseconds)."""
 
-SOLO_NODES = 1 << 16
-"""A single value is searched this far on the calling thread alone before threads start:
-most that take a few milliseconds are found there, where starting threads costs more than it
-saves (what the search stored is kept for the threads)."""
-
 
 def default_threads() -> int:
     """The cores this process may use."""
@@ -462,18 +457,13 @@ class _Search:
         """The bounds of each role's value."""
         if not roles:
             return []
-        first = self.none
-        if len(roles) == 1 and len(self.solvers) > 1 and not self.each:
-            first = self._role(self.solver, roles[0], SOLO_NODES, team=False)
-            if first[0] == first[1] or self.grow_wanted:
-                return [first]
 
         def each_role(solver: Solver, start: float) -> dict[Role, tuple[int, int]]:
             first = int(start * len(roles))
             return {r: self._role(solver, r) for r in roles[first:] + roles[:first]}
 
         found = self._together(each_role)
-        narrowed = dict.fromkeys(roles, first)
+        narrowed = dict.fromkeys(roles, self.none)
         for one in found:
             for role, got in one.items():
                 narrowed[role] = _narrow(narrowed[role], got)
@@ -504,22 +494,18 @@ class _Search:
         self._check_growth(solver)
         return found
 
-    def _role(
-        self, solver: Solver, role: Role, each: int = 0, team: bool = True
-    ) -> tuple[int, int]:
-        """The bounds of a role's value, within the solve's limits and ``each`` nodes (0:
-        the pass's budget of each value), searched as one thread of the team or alone."""
+    def _role(self, solver: Solver, role: Role) -> tuple[int, int]:
         if (self.each and self.over()) or self.grow_wanted:
             return self.none
         left = self.budget()
-        each = each or self.each
+        each = self.each
         found: tuple[int, int] = solver.bounds(
             *self.args,
             int(role),
             max_nodes=min(left, each) if left and each else (left or each),
             deadline=self.deadline,
             progress=self._reporter(_role_label(role), self.position.taken[role]),
-            team=self.team if team else None,
+            team=self.team,
         )
         self._check_growth(solver)
         return found

@@ -1,15 +1,19 @@
 """Running solver searches on threads: one solver per thread, stopped together.
 
-The core searches without the GIL, so Python threads run searches truly in parallel. Python
-delivers Ctrl-C (and runs every signal handler) on the main thread only, which here just
-waits: on the exception a signal raises there it asks every thread's search to stop at its
-next check (``Solver.stop``) and raises once all have ended, so no solver is left busy.
-Used by the hard player (each thread on its own table) and by ``analysis.solve``
-(threads on one shared table); it lives in the players' layer, the lowest that searches.
+The core searches without the GIL, so Python threads run searches truly in parallel. The
+calling thread searches with the first solver itself and the others run on worker threads
+kept for the next call (starting a thread costs about as much as a small search). Python
+delivers Ctrl-C (and runs every signal handler) on the main thread only: there the core's
+search notices it at its next check and raises, or the wait for the workers does; either
+way every other search is asked to stop at its next check (``Solver.stop``) and the
+exception is raised once all have ended, so no solver is left busy. Used by the hard player
+(each thread on its own table) and by ``analysis.solve`` (threads on one shared table); it
+lives in the players' layer, the lowest that searches.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -17,6 +21,35 @@ from typing import Any, TypeVar
 __all__ = ["run_threads"]
 
 R = TypeVar("R")
+
+_idle: list[queue.SimpleQueue[Callable[[], None]]] = []
+"""The workers waiting for a job, each as its queue of jobs."""
+_idle_lock = threading.Lock()
+
+
+def _worker(jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
+    while True:
+        jobs.get()()
+
+
+def _submit(job: Callable[[], None], finished: threading.Semaphore) -> None:
+    """Run ``job`` on an idle worker thread, or on a new one; ``finished`` is released once
+    it has ended and the worker is idle again (so the next call finds it)."""
+    with _idle_lock:
+        jobs = _idle.pop() if _idle else None
+    if jobs is None:
+        jobs = queue.SimpleQueue()
+        threading.Thread(target=_worker, args=(jobs,), daemon=True, name="ts358-search").start()
+
+    def run() -> None:
+        try:
+            job()
+        finally:
+            with _idle_lock:
+                _idle.append(jobs)
+            finished.release()
+
+    jobs.put(run)
 
 
 def run_threads(
@@ -27,14 +60,13 @@ def run_threads(
     on_stop: Callable[[], None] | None = None,
 ) -> list[R]:
     """``work(i)`` on one thread per solver, thread ``i`` searching with ``solvers[i]``
-    only; the results in the order of ``i``.
+    only (``work(0)`` on the calling thread); the results in the order of ``i``.
 
     Every solver's stop request is cleared first; with ``shared`` (the solvers search one
     table) each searches as one of several writers of its table until the threads end.
-    Ctrl-C or another signal's exception (raised in the calling thread, which waits) or an
-    error in a thread asks every search to stop at its next check, calls ``on_stop`` (so
-    that ``work`` can give up what it has not started), and is raised once every thread has
-    ended.
+    Ctrl-C or another signal's exception (raised in the calling thread) or an error in a
+    thread asks every search to stop at its next check, calls ``on_stop`` (so that ``work``
+    can give up what it has not started), and is raised once every thread has ended.
     """
     count = len(solvers)
     results: list[Any] = [None] * count
@@ -47,35 +79,42 @@ def run_threads(
         for s in solvers:
             s.stop()
 
-    def worker(i: int) -> None:
-        try:
-            results[i] = work(i)
-        except BaseException as exc:  # reported to the waiting thread
-            errors.append(exc)
-            stop()
-        finally:
-            finished.release()
+    def job(i: int) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                results[i] = work(i)
+            except BaseException as exc:  # reported to the calling thread
+                errors.append(exc)
+                stop()
+
+        return run
 
     for s in solvers:
         s.stop(False)
         s.share(shared)
-    for i in range(count):
-        threading.Thread(target=worker, args=(i,), daemon=True).start()
-    # Counted on a semaphore rather than Thread.join: a join cut short by Ctrl-C can take a
+    # Counted on a semaphore rather than joined: a wait cut short by Ctrl-C can take a
     # running thread for finished (the solver it holds would then still be busy).
-    done = 0
+    started = done = 0
     try:
-        while done < count:
+        for i in range(1, count):
+            _submit(job(i), finished)
+            started += 1
+        try:
+            results[0] = work(0)
+        except BaseException:
+            stop()
+            raise
+        while done < started:
             if finished.acquire(timeout=0.05):
                 done += 1
     except BaseException:  # Ctrl-C, or a signal handler's exception (the session's SIGTERM)
         stop()
-        while done < count:
+        while done < started:
             finished.acquire()
             done += 1
         raise
     finally:
-        if done == count:
+        if done == started:
             for s in solvers:
                 s.stop(False)
                 s.share(False)

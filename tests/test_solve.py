@@ -2,6 +2,7 @@
 and against positions worked out by hand."""
 
 import dataclasses
+import os
 import random
 
 import pytest
@@ -442,6 +443,29 @@ def test_a_deadline_stops_every_thread_searching_one_value():
     # Every thread has stopped: the solvers take the next solve.
     small = Position("hearts", ("A.-.-.-", "K.-.-.-", "-.2.-.-"), taken=(7, 5, 3))
     assert solve(small, threads=2, solver=solver).player(Role.DEALER).tricks == 4
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX only")
+def test_threads_work_in_a_forked_child():
+    """The worker threads kept for the next search do not exist in a forked child: it
+    starts its own (else it would wait forever for a thread that is not there)."""
+    import signal
+    import warnings
+
+    pos = midgame(41, Contract.HEARTS)
+    want = solve(pos, threads=2, solver=new_solver(4)).players
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads running
+        pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            signal.alarm(60)  # a child left waiting ends, and the test fails
+            code = 0 if solve(pos, threads=2, solver=new_solver(4)).players == want else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_an_error_in_a_thread_is_raised():

@@ -13,6 +13,7 @@ lives in the players' layer, the lowest that searches.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -25,6 +26,17 @@ R = TypeVar("R")
 _idle: list[queue.SimpleQueue[Callable[[], None]]] = []
 """The workers waiting for a job, each as its queue of jobs."""
 _idle_lock = threading.Lock()
+
+
+def _forget_workers() -> None:
+    """In a forked child the workers' threads do not exist: start afresh."""
+    global _idle_lock
+    _idle.clear()
+    _idle_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_workers)
 
 
 def _worker(jobs: queue.SimpleQueue[Callable[[], None]]) -> None:

@@ -356,8 +356,13 @@ cdef class Solver:
             self.st.grow_at = <int64_t>(self.st.tt_buckets * BUCKET // 2)
         return 0
 
-    cdef void _join(self, Team team) noexcept:
-        """Search as one thread of the team (after _start)."""
+    cdef int _join(self, Team team) except -1:
+        """Search as one thread of the team (after _start): the team's first search fixes
+        its position, which every other must share (its proven values are of that one)."""
+        cdef uint64_t mine = _team_position(&self.st)
+        if not ts_cas64(&team.ts.position, 0, mine) and team.ts.position != mine:
+            self.busy = False
+            raise ValueError("a Team searches one position: reset() it for another")
         self.st.team = team.ts
         # The table grows once the team's searches have filled it: each thread gives up
         # its share of the entries.

@@ -191,6 +191,7 @@ cdef struct TeamState:
     uint32_t hi[TEAM_SLOTS]
     uint32_t gen             # the team's generation (SolverState.gen): one more whenever a
                              # thread's test narrows a value
+    uint64_t position        # a hash of the position the team searches (0: none yet)
     uint64_t busy[1 << BUSY_BITS]   # hashes of (position, move) being searched (_team_put_off)
 
 

@@ -106,14 +106,24 @@ cdef inline void _team_release(uint64_t* slot, uint64_t mine) noexcept nogil:
         ts_store64(slot, 0)
 
 
+cdef inline uint64_t _team_position(SolverState* st) noexcept nogil:
+    """A hash of the loaded position with its rules (never 0)."""
+    cdef uint64_t h = _position_hash(st)
+    cdef int i
+    for i in range(st.ntrick):
+        h = _mix64(h + <uint64_t>(st.trick[i] + 1))
+    return _mix64(h ^ <uint64_t>(st.contract * 8 + st.void_rule)) | 1
+
+
 cdef class Team:
     """Solvers searching the same values at the same time on one shared table, one per
     thread: pass the same Team to each thread's :meth:`Solver.bounds` or
     :meth:`Solver.move_bounds` call, for the same position. A value one thread has found
     is not searched again by the others, and threads on the same value split its search;
     every thread answers with what the team proved. ``threads``: how many search together
-    (a growing table grows once the team, not each thread, has filled it). Make a new Team
-    (or :meth:`reset` it) for another position."""
+    (a growing table grows once the team, not each thread, has filled it). A team keeps to
+    the position of its first search (another raises ValueError): make a new Team, or
+    :meth:`reset` it, for another position."""
     cdef TeamState* ts
     cdef readonly int threads
 
@@ -139,4 +149,5 @@ cdef class Team:
             self.ts.lo[i] = 0
             self.ts.hi[i] = 255
         self.ts.gen = 0
+        self.ts.position = 0
         memset(self.ts.busy, 0, sizeof(self.ts.busy))

@@ -364,6 +364,24 @@ def test_the_first_card_searched_changes_no_value():
         _core358.Team(0)
 
 
+def test_a_team_keeps_to_one_position():
+    """What a team proved is of one position: a search of another through it is refused,
+    not answered from the first one's values; reset, it takes the other."""
+    first, other = core_args(midgame(42, Contract.SPADES)), core_args(midgame(43, Contract.SPADES))
+    team = _core358.Team(2)
+    solver = new_solver(4)
+    assert solver.bounds(*first, 0, team=team) == (solver.value(*first, 0),) * 2
+    assert solver.move_bounds(*first, team=team) == [
+        (card, v, v) for card, v in solver.move_values(*first)
+    ]
+    with pytest.raises(ValueError, match="one position"):
+        solver.bounds(*other, 0, team=team)
+    with pytest.raises(ValueError, match="one position"):
+        solver.move_bounds(*other, team=team)
+    team.reset()
+    assert solver.bounds(*other, 1, team=team) == (new_solver(4).value(*other, 1),) * 2
+
+
 def test_a_shared_table_that_fills_grows_and_the_values_stay():
     """Two threads on a 1 MB table that may grow to 4 MB: where their searches fill it, they
     stop, the table grows (its helpers let go and made again) and the search goes on; the

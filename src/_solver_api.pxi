@@ -361,7 +361,7 @@ cdef class Solver:
         its position, which every other must share (its proven values are of that one)."""
         cdef uint64_t mine = _team_position(&self.st)
         if not ts_cas64(&team.ts.position, 0, mine) and team.ts.position != mine:
-            self.busy = False
+            self._leave()
             raise ValueError("a Team searches one position: reset() it for another")
         self.st.team = team.ts
         # The table grows once the team's searches have filled it: each thread gives up

@@ -570,10 +570,11 @@ cdef int _solve_value(SolverState* st) noexcept nogil:
             t = lo + 1
         if t > hi:
             t = hi
-        st.gen += (<uint64_t>1) << 62     # a new generation per test (see _tt_store)
         if st.team != NULL:
             st.gen = _team_gen(st)
             st.team_t = t
+        else:
+            st.gen += (<uint64_t>1) << 62     # a new generation per test (see _tt_store)
         if budget and (limit == 0 or st.nodes + FIRST_BUDGET < limit):
             st.node_limit = st.nodes + FIRST_BUDGET
         b = _search(st, t, &rel)

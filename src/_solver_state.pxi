@@ -180,7 +180,7 @@ cdef struct Table:
 
 
 # Threads searching one value together (a Team, _solver_team.pxi): what their finished
-# tests proved, per value, and the leads each is searching now.
+# tests proved, per value, and the moves each is searching now.
 cdef enum:
     TEAM_SLOTS = 67          # a value per card id (move_bounds), and one per player (64 + P)
     BUSY_BITS = 12           # log2 of the entries of the team's table of moves in search

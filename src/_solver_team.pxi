@@ -47,24 +47,21 @@ cdef inline void _team_bounds(SolverState* st, int* lo, int* hi) noexcept nogil:
         hi[0] = v
 
 
+cdef inline bint _move_bound(uint32_t* p, uint32_t v, bint up) noexcept nogil:
+    """Raise (up) or lower the bound at p to v, unless another thread has passed it
+    already; whether this call moved it."""
+    cdef uint32_t cur = ts_load_acquire(p)
+    while (cur < v) if up else (cur > v):
+        if ts_cas32(p, cur, v):
+            return 1
+        cur = ts_load_acquire(p)
+    return 0
+
+
 cdef inline void _team_prove(SolverState* st, int lo, int hi) noexcept nogil:
     """Tell the team the value searched lies in [lo, hi]."""
-    cdef uint32_t* p = &st.team.lo[st.team_slot]
-    cdef uint32_t cur = ts_load_acquire(p)
-    cdef bint narrowed = 0
-    while cur < <uint32_t>lo:
-        if ts_cas32(p, cur, lo):
-            narrowed = 1
-            break
-        cur = ts_load_acquire(p)
-    p = &st.team.hi[st.team_slot]
-    cur = ts_load_acquire(p)
-    while cur > <uint32_t>hi:
-        if ts_cas32(p, cur, hi):
-            narrowed = 1
-            break
-        cur = ts_load_acquire(p)
-    if narrowed:
+    cdef bint narrowed = _move_bound(&st.team.lo[st.team_slot], lo, 1)
+    if _move_bound(&st.team.hi[st.team_slot], hi, 0) or narrowed:
         ts_add32(&st.team.gen, 1)
 
 
@@ -83,7 +80,7 @@ cdef inline bint _team_decided(SolverState* st) noexcept nogil:
 
 
 cdef inline uint64_t _position_hash(SolverState* st) noexcept nogil:
-    """A hash of the exact position at a trick boundary (for the team's table of leads)."""
+    """A hash of the exact position at a trick boundary (for the team's table of moves in search)."""
     return _mix64(st.hands[0] ^ _mix64(st.hands[1] ^ _mix64(st.hands[2] + <uint64_t>st.leader)))
 
 

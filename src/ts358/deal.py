@@ -22,6 +22,7 @@ anything changes, so the caller can simply ask again.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import random
@@ -208,7 +209,8 @@ class Deal(Seating):
     ) -> None:
         self.setup = setup
         self.rules = rules
-        self._rule_values = dataclasses.astuple(rules)  # each view gets its own Rules of them
+        # A private copy of the rules; each view gets its own copy of it (ts358.view).
+        self._view_rules = Rules(*dataclasses.astuple(rules))
         self.available = tuple(available) if available is not None else (rules.contracts,) * 3
         if not self.available[setup.chooser]:
             raise ValueError(f"seat {setup.chooser} has no game left to choose")
@@ -362,7 +364,7 @@ class Deal(Seating):
             seat=seat,
             deal_number=self.setup.number,
             dealer=self.dealer,
-            rules=Rules(*self._rule_values),
+            rules=copy.copy(self._view_rules),
             hand=hand,
             available=self.available,
             totals=self.totals,

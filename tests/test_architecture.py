@@ -23,6 +23,7 @@ LAYERS = {
     "table": 6,  # the application layer: no front end
     "terminal": 7,
     "web": 7,
+    "rl": 7,  # the reinforcement-learning environments: a front end for programs
     "cli": 8,
 }
 # The compiled core is used by these parts only (docs/architecture.md, The core).

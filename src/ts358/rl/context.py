@@ -11,7 +11,7 @@ from typing import Any
 from ts358.batch.arena import Board, make_board
 from ts358.deal import Deal, DealSetup
 from ts358.match import Match
-from ts358.rules import Contract, Rules
+from ts358.rules import Contract, Role, Rules
 from ts358.seeds import derived_rng
 
 __all__ = ["DealContext", "new_match", "rules_of"]
@@ -77,6 +77,11 @@ class DealContext:
         if number == 1 and previous is not None:
             raise ValueError("a first deal has no previous scores (deal_number 2 or more)")
         left = None if games_left is None else _games(games_left, rules)
+        if left is not None:
+            choosers = range(3) if dealer is None else (Role.CHOOSER.seat(dealer),)
+            for seat in choosers:
+                if not left[seat]:
+                    raise ValueError(f"games_left: seat {seat} may choose and has no game left")
         return cls(
             rules,
             dealer,

@@ -188,6 +188,12 @@ class Card:
     def __ge__(self, other: object) -> bool:
         return self._id >= other._id if isinstance(other, Card) else NotImplemented
 
+    def __copy__(self) -> Card:
+        return self  # one object per card
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (Card.from_id, (self._id,))
 

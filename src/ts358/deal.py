@@ -100,6 +100,12 @@ class DealSetup(Seating):
         the talon. The chooser's first six are the first six cards dealt to them."""
         deck = list(DECK)
         rng.shuffle(deck)
+        return cls.dealt(number, dealer, deck)
+
+    @classmethod
+    def dealt(cls, number: int, dealer: int, deck: Sequence[Card]) -> DealSetup:
+        """The 52 cards of ``deck`` dealt in order, one at a time clockwise from the
+        chooser; the last 4 are the talon."""
         hands: list[tuple[Card, ...]] = [(), (), ()]
         for role in Role:
             hands[role.seat(dealer)] = tuple(deck[role:48:3])

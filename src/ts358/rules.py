@@ -340,6 +340,12 @@ class Rules:
     end: MatchEnd = MatchEnd.DEALS
     target_score: int = 10
 
+    def __copy__(self) -> Rules:
+        # Checked once, when made: a copy (each seat's view gets one) needn't be checked again.
+        copy = object.__new__(Rules)
+        copy.__dict__.update(self.__dict__)
+        return copy
+
     def __post_init__(self) -> None:
         for name, kind in _OPTION_TYPES.items():
             value = getattr(self, name)

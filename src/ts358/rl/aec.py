@@ -22,7 +22,7 @@ from ts358.match import Match
 from ts358.rl.actions import NUM_ACTIONS
 from ts358.rl.context import DealContext, new_match, rules_of
 from ts358.rl.observation import OBSERVATION_SIZE, observation_bounds
-from ts358.rl.stepper import Stepper
+from ts358.rl.stepper import IllegalAction, Stepper
 from ts358.rules import Rules
 from ts358.seeds import derived_rng
 from ts358.view import SeatView
@@ -68,7 +68,9 @@ class _SeatsEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, rules: Rules | str, render_mode: str | None) -> None:
+    def __init__(
+        self, rules: Rules | str, render_mode: str | None, illegal_reward: float | None
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is ansi, human or None, not {render_mode!r}")
@@ -82,6 +84,7 @@ class _SeatsEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
         self._rng = random.Random()
         self._stepper: Stepper | None = None
+        self.illegal_reward = illegal_reward
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -130,14 +133,24 @@ class _SeatsEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def step(self, action: int) -> None:
         """Take ``action`` for :attr:`agent_selection`; ``None`` once it is terminated.
-        :class:`~ts358.rl.IllegalAction` for an action the rules don't allow (the wrapped
-        environments end the episode instead, with :data:`ILLEGAL_REWARD`)."""
+        An action outside the space raises :class:`~ts358.rl.IllegalAction`; so does one
+        the rules don't allow now, unless the environment has an ``illegal_reward``: then
+        the episode ends, that reward to the agent (``infos[agent]["illegal_action"]`` says
+        why)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         stepper = self.stepper
-        result = stepper.step(action)
+        try:
+            result = stepper.step(action)
+        except IllegalAction as exc:
+            if self.illegal_reward is None or not (
+                isinstance(action, (int, np.integer)) and 0 <= action < NUM_ACTIONS
+            ):
+                raise
+            self._illegal(agent, str(exc))
+            return
         self._cumulative_rewards[agent] = 0.0
         if result is not None:
             self.rewards = {a: float(result.scores[s]) for s, a in enumerate(AGENTS)}
@@ -151,6 +164,17 @@ class _SeatsEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
+
+    def _illegal(self, agent: str, why: str) -> None:
+        # As PettingZoo's TerminateIllegalWrapper does it, in the environment itself: one
+        # wrapper fewer to pass through at every step.
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self.rewards[agent] = float(self.illegal_reward or 0.0)
+        self.infos[agent] = {**self.infos[agent], "illegal_action": why}
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def _deal_over(self, result: DealResult) -> None:
         for s, agent in enumerate(AGENTS):
@@ -188,6 +212,9 @@ class DealEnv(_SeatsEnv):
             (a match played to a random deal by rule-of-thumb players; the other context
             arguments are then not used).
         render_mode: ``ansi`` (:meth:`render` returns text), ``human`` (printed each step).
+        illegal_reward: None (the default) raises :class:`~ts358.rl.IllegalAction` for an
+            action the rules don't allow; a number ends the episode instead, with that
+            reward to the agent (as :func:`deal_env` does, with :data:`ILLEGAL_REWARD`).
 
     ``reset(options={"setup": DealSetup})`` plays those cards (their dealer and number),
     ``reset(options={"board": Board})`` an arena board, cards and context.
@@ -200,10 +227,11 @@ class DealEnv(_SeatsEnv):
         rules: Rules | str = "house",
         *,
         render_mode: str | None = None,
+        illegal_reward: float | None = None,
         **context: Any,
     ) -> None:
         self.context = DealContext.of(rules, **context)
-        super().__init__(self.context.rules, render_mode)
+        super().__init__(self.context.rules, render_mode, illegal_reward)
 
     def _game(self, seed: int, options: dict[str, Any]) -> Deal:
         return self.context.deal(seed, options)
@@ -216,13 +244,19 @@ class MatchEnv(_SeatsEnv):
 
     Args:
         rules: the rules and the match length (``house,length=9``, ``sergeant-major``).
-        render_mode: as :class:`DealEnv`.
+        render_mode, illegal_reward: as :class:`DealEnv`.
     """
 
     metadata = {**_SeatsEnv.metadata, "name": "ts358_match_v0"}  # noqa: RUF012
 
-    def __init__(self, rules: Rules | str = "house", *, render_mode: str | None = None) -> None:
-        super().__init__(rules, render_mode)
+    def __init__(
+        self,
+        rules: Rules | str = "house",
+        *,
+        render_mode: str | None = None,
+        illegal_reward: float | None = None,
+    ) -> None:
+        super().__init__(rules, render_mode, illegal_reward)
 
     def _game(self, seed: int, options: dict[str, Any]) -> Match:
         return new_match(self.rules, seed)
@@ -235,23 +269,19 @@ class MatchEnv(_SeatsEnv):
         return game
 
 
-def _wrapped(env: _SeatsEnv) -> AECEnv[str, dict[str, Any], int]:
-    # PettingZoo's classic conventions: an illegal action ends the episode with a penalty,
-    # an action outside the space is an error, and the calls must come in order.
-    out: AECEnv[str, dict[str, Any], int] = wrappers.TerminateIllegalWrapper(env, ILLEGAL_REWARD)
-    out = wrappers.AssertOutOfBoundsWrapper(out)
-    return wrappers.OrderEnforcingWrapper(out)
-
-
 def raw_deal_env(rules: Rules | str = "house", **kwargs: Any) -> DealEnv:
-    """The unwrapped deal environment (:class:`DealEnv`'s arguments)."""
+    """The unwrapped deal environment (:class:`DealEnv`'s arguments): an illegal action
+    raises :class:`~ts358.rl.IllegalAction` unless ``illegal_reward`` is given."""
     return DealEnv(rules, **kwargs)
 
 
 def deal_env(rules: Rules | str = "house", **kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
-    """The deal environment with PettingZoo's usual wrappers (:class:`DealEnv`'s
-    arguments): an illegal action ends the deal with :data:`ILLEGAL_REWARD` for its agent."""
-    return _wrapped(DealEnv(rules, **kwargs))
+    """The deal environment as PettingZoo's classic games come (:class:`DealEnv`'s
+    arguments): calls out of order are refused (PettingZoo's ``OrderEnforcingWrapper``), an
+    illegal action ends the deal with ``illegal_reward`` (:data:`ILLEGAL_REWARD` unless
+    given) for its agent, an action outside the space raises."""
+    kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
+    return wrappers.OrderEnforcingWrapper(DealEnv(rules, **kwargs))
 
 
 def raw_match_env(rules: Rules | str = "house", **kwargs: Any) -> MatchEnv:
@@ -260,5 +290,6 @@ def raw_match_env(rules: Rules | str = "house", **kwargs: Any) -> MatchEnv:
 
 
 def match_env(rules: Rules | str = "house", **kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
-    """The match environment with PettingZoo's usual wrappers (see :func:`deal_env`)."""
-    return _wrapped(MatchEnv(rules, **kwargs))
+    """The match environment as :func:`deal_env` wraps the deal's."""
+    kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
+    return wrappers.OrderEnforcingWrapper(MatchEnv(rules, **kwargs))

@@ -180,53 +180,50 @@ class SeatMemory:
     when it chose the game, the discards it has picked so far (one per decision), and the
     cards each seat has played (counted from the view's tricks as they come)."""
 
-    __slots__ = ("_deal", "_tricks", "picked", "played", "seen")
+    __slots__ = ("_deal", "_fixed", "_tricks", "picked", "played", "seen")
 
     def __init__(self) -> None:
         self.seen = 0
         self.picked = 0
         self.played = [0, 0, 0]  # by seat, finished tricks only
         self._tricks = 0
-        self._deal = -1
+        self._deal: tuple[int, int] = (-1, -1)
+        # The fields that change only with the game chosen, for the deal's (seat, game).
+        self._fixed: tuple[int, Contract | None, int, list[int]] | None = None
 
     def follow(self, view: SeatView) -> None:
         """Bring the memory up to ``view`` (a new deal starts afresh; the cards seen at the
         choice are noted when the choice is due)."""
-        if view.deal_number != self._deal:
+        if (view.deal_number, view.seat) != self._deal:
             self.__init__()  # type: ignore[misc]
-            self._deal = view.deal_number
+            self._deal = (view.deal_number, view.seat)
         if view.kind is DecisionKind.CHOOSE:
             self.seen = view.hand.mask
         tricks = view.tricks
-        for trick in tricks[self._tricks :]:
-            for i, card in enumerate(trick.cards):
-                self.played[(trick.leader + i) % 3] |= card.mask
-        self._tricks = len(tricks)
+        if len(tricks) > self._tricks:
+            for trick in tricks[self._tricks :]:
+                for i, card in enumerate(trick.cards):
+                    self.played[(trick.leader + i) % 3] |= card.mask
+            self._tricks = len(tricks)
+
+    def fixed(self, view: SeatView) -> tuple[int, list[int]]:
+        """The bits and numbers of the fields that change only when the game is chosen."""
+        fixed = self._fixed
+        if fixed is None or fixed[1] is not view.game:
+            fixed = self._fixed = (view.seat, view.game, *_fixed_fields(view))
+        return fixed[2], fixed[3]
 
 
-def encode(view: SeatView, memory: SeatMemory) -> npt.NDArray[np.float32]:
-    """The observation vector of ``view`` (see :data:`LAYOUT`); ``memory`` is brought up to
-    the view first (:meth:`SeatMemory.follow`)."""
-    memory.follow(view)
-    me = view.seat
-    dealer = view.dealer
-    role = (me - dealer - 1) % 3
-    game = view.game
-    leader = view.leader
-    bits = 1 << _KINDS.index(view.kind)
-    at = 6
-    bits |= 1 << (at + role)
-    at += 3
-    bits |= 1 << (at + (dealer - me) % 3)
-    at += 3
-    bits |= 1 << (at + (game.value if game is not None else 6))
-    at += 7
-    if leader is not None:
-        bits |= 1 << (at + (leader - me) % 3)
-    at += 3
-    if view.give_to is not None:
-        bits |= 1 << (at + (view.give_to - me) % 3)
-    at += 3
+_FIELD_AT = {f.name: at for f, at in zip(LAYOUT, _OFFSETS.values())}
+_KIND_BIT = {kind: 1 << i for i, kind in enumerate(_KINDS)}
+
+
+def _fixed_fields(view: SeatView) -> tuple[int, list[int]]:
+    me, dealer, game, rules = view.seat, view.dealer, view.game, view.rules
+    at = _FIELD_AT
+    bits = 1 << (at["role"] + (me - dealer - 1) % 3)
+    bits |= 1 << (at["dealer"] + (dealer - me) % 3)
+    bits |= 1 << (at["game"] + (game.value if game is not None else 6))
     chooser = (dealer + 1) % 3
     for rel in range(3):
         seat = (me + rel) % 3
@@ -235,17 +232,42 @@ def encode(view: SeatView, memory: SeatMemory) -> npt.NDArray[np.float32]:
             left |= _CONTRACT_BIT[contract]
         if seat == chooser and game is not None:
             left &= ~_CONTRACT_BIT[game]
-        bits |= left << at
-        at += 6
-    rules = view.rules
-    bits |= 1 << (at + rules.void.value)
-    at += 3
-    bits |= 1 << (at + rules.talon.value)
-    at += 3
-    bits |= view.talon_taken << at
-    at += 1
-    bits |= (view.previous_scores is not None) << at
-    at += 1
+        bits |= left << (at["games_left"] + 6 * rel)
+    bits |= 1 << (at["void_rule"] + rules.void.value)
+    bits |= 1 << (at["talon_rule"] + rules.talon.value)
+    bits |= (view.previous_scores is not None) << at["has_previous"]
+    order = [(me + r) % 3 for r in range(3)]
+    roles = [Role((s - dealer - 1) % 3) for s in order]
+    limits = game is Contract.NO_TRICKS
+    previous = view.previous_scores or (0, 0, 0)
+    numbers = [
+        *(rules.limit(r) if limits else rules.target(r) for r in roles),
+        *(view.totals[s] for s in order),
+        *(previous[s] for s in order),
+        view.deal_number,
+        rules.length,
+    ]
+    return bits, numbers
+
+
+_LEADER_AT = _FIELD_AT["leader"]
+_GIVE_TO_AT = _FIELD_AT["give_to"]
+_TALON_TAKEN_AT = _FIELD_AT["talon_taken"]
+_PLANES_AT = _FIELD_AT["hand"]
+
+
+def encode(view: SeatView, memory: SeatMemory) -> npt.NDArray[np.float32]:
+    """The observation vector of ``view`` (see :data:`LAYOUT`); ``memory`` is brought up to
+    the view first (:meth:`SeatMemory.follow`)."""
+    memory.follow(view)
+    me = view.seat
+    leader = view.leader
+    bits, numbers = memory.fixed(view)
+    bits |= _KIND_BIT[view.kind] | view.talon_taken << _TALON_TAKEN_AT
+    if leader is not None:
+        bits |= 1 << (_LEADER_AT + (leader - me) % 3)
+    if view.give_to is not None:
+        bits |= 1 << (_GIVE_TO_AT + (view.give_to - me) % 3)
     gave = received = 0
     for step in view.exchanges:
         if step.giver == me:
@@ -256,16 +278,6 @@ def encode(view: SeatView, memory: SeatMemory) -> npt.NDArray[np.float32]:
             received |= step.given.mask
     if view.received is not None:
         received |= view.received.mask
-    discard = view.discard.mask if view.discard is not None else memory.picked
-    talon = view.talon.mask if view.talon is not None else 0
-    planes = [
-        view.hand.mask,
-        memory.seen if me == chooser else 0,
-        talon,
-        discard,
-        gave,
-        received,
-    ]
     played = list(memory.played)
     trick = [0, 0, 0]
     if leader is not None:
@@ -273,32 +285,39 @@ def encode(view: SeatView, memory: SeatMemory) -> npt.NDArray[np.float32]:
             seat = (leader + i) % 3
             played[seat] |= card.mask
             trick[seat] = card.mask
-    planes += [played[(me + rel) % 3] for rel in range(3)]
-    planes += [trick[(me + rel) % 3] for rel in range(3)]
-    for mask in planes:
-        bits |= cards_mask(mask) << at
+    next_, after = (me + 1) % 3, (me + 2) % 3
+    at = _PLANES_AT
+    for mask in (
+        view.hand.mask,
+        memory.seen if me == (view.dealer + 1) % 3 else 0,
+        view.talon.mask if view.talon is not None else 0,
+        view.discard.mask if view.discard is not None else memory.picked,
+        gave,
+        received,
+        played[me],
+        played[next_],
+        played[after],
+        trick[me],
+        trick[next_],
+        trick[after],
+    ):
+        if mask:
+            bits |= cards_mask(mask) << at
         at += CARD_ACTIONS
     out = np.empty(OBSERVATION_SIZE, np.float32)
     out[:_BITS] = np.unpackbits(
         np.frombuffer(bits.to_bytes(_BYTES, "little"), np.uint8), count=_BITS, bitorder="little"
     )
-    if game is Contract.NO_TRICKS:
-        targets = [rules.limit(Role((r - dealer - 1) % 3)) for r in range(3)]
-    else:
-        targets = [rules.target(Role((r - dealer - 1) % 3)) for r in range(3)]
-    taken, totals = view.taken, view.totals
-    previous = view.previous_scores or (0, 0, 0)
-    order = [(me + r) % 3 for r in range(3)]
-    out[_BITS:] = (
-        *(taken[s] for s in order),
-        *(targets[s] for s in order),
+    taken = view.taken
+    out[_BITS:] = [
+        taken[me],
+        taken[next_],
+        taken[after],
+        *numbers[:3],
         view.others_exchanged,
         view.gives_left,
-        *(totals[s] for s in order),
-        *(previous[s] for s in order),
-        view.deal_number,
-        rules.length,
-    )
+        *numbers[3:],
+    ]
     return out
 
 

@@ -5,7 +5,9 @@ environment reproduce their arena results."""
 from __future__ import annotations
 
 import random
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -247,6 +249,17 @@ def test_the_single_agent_env_scores_its_seat_and_ends_on_an_illegal_action():
 
 
 # ------------------------------------------------------------------ observations
+
+
+def test_docs_print_the_layout():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text("utf-8")
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \| (\d+) \|", text, re.M)
+    at = 0
+    expected = []
+    for field in LAYOUT:
+        expected.append((str(at), field.name, str(field.size)))
+        at += field.size
+    assert rows == expected
 
 
 def test_the_layout_adds_up_and_decode_reads_the_view():

@@ -162,7 +162,7 @@ class Card:
         return self.rank.letter + self.suit.symbol
 
     def __str__(self) -> str:
-        return self.rank.letter + self.suit.letter
+        return _NAMES[self._id]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -205,6 +205,7 @@ def _make_card(card_id: int) -> Card:
 
 
 _CARDS: dict[int, Card] = {s * 16 + r: _make_card(s * 16 + r) for s in range(4) for r in range(13)}
+_NAMES = {i: "23456789TJQKA"[i % 16] + "SHDC"[i // 16] for i in _CARDS}  # written often
 _SUIT_LANE = 0x1FFF
 
 

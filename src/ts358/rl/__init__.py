@@ -15,7 +15,7 @@ OpenSpiel game needs the ``openspiel`` extra as well (:mod:`ts358.rl.openspiel`)
 from __future__ import annotations
 
 try:
-    import gymnasium  # noqa: F401
+    import gymnasium
     import numpy  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is part of the test install
@@ -47,6 +47,12 @@ from ts358.rl.observation import LAYOUT, OBSERVATION_SIZE, SeatMemory, decode, e
 from ts358.rl.policy import PlayerPolicy, Policy, PolicyPlayer, evaluate_policy
 from ts358.rl.single import SingleAgentEnv, single_agent_env
 from ts358.rl.stepper import IllegalAction, Stepper
+
+# gymnasium.make("ts358/Deal-v0", opponents="medium"): the single-agent wrapper by name.
+gymnasium.register(id="ts358/Deal-v0", entry_point="ts358.rl.single:SingleAgentEnv")
+gymnasium.register(
+    id="ts358/Match-v0", entry_point="ts358.rl.single:SingleAgentEnv", kwargs={"match": True}
+)
 
 __all__ = [
     "AGENTS",

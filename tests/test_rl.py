@@ -224,9 +224,16 @@ def test_an_illegal_action_is_refused_by_the_raw_env_and_ends_the_wrapped_one():
     env = deal_env()
     env.reset(seed=3)
     agent = env.agent_selection
+    for outside in (NUM_ACTIONS, -1, "AS", None):
+        with pytest.raises(IllegalAction, match="not legal"):
+            env.step(outside)  # outside the space: an error, not a move
     env.step(illegal)
-    assert all(env.terminations.values()) or all(env.truncations.values())
-    assert env.rewards[agent] == ILLEGAL_REWARD
+    assert all(env.terminations.values())
+    assert (
+        env.rewards[agent] == ILLEGAL_REWARD and "not legal" in env.infos[agent]["illegal_action"]
+    )
+    totals, _ = _random_run(env, seed=4)  # a new episode after it plays normally
+    assert sum(totals.values()) == 0
 
 
 def test_the_single_agent_env_scores_its_seat_and_ends_on_an_illegal_action():

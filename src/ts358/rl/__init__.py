@@ -43,7 +43,15 @@ from ts358.rl.aec import (
     raw_match_env,
 )
 from ts358.rl.context import DealContext
-from ts358.rl.observation import LAYOUT, OBSERVATION_SIZE, SeatMemory, decode, encode
+from ts358.rl.observation import (
+    LAYOUT,
+    OBSERVATION_SIZE,
+    SeatMemory,
+    decode,
+    encode,
+    field_slice,
+    observation_bounds,
+)
 from ts358.rl.policy import PlayerPolicy, Policy, PolicyPlayer, evaluate_policy
 from ts358.rl.single import SingleAgentEnv, single_agent_env
 from ts358.rl.stepper import IllegalAction, Stepper
@@ -61,6 +69,7 @@ __all__ = [
     "LAYOUT",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
+    "POLICY_LABEL",
     "STOP",
     "DealContext",
     "DealEnv",
@@ -79,8 +88,10 @@ __all__ = [
     "describe_action",
     "encode",
     "evaluate_policy",
+    "field_slice",
     "game_of",
     "match_env",
+    "observation_bounds",
     "raw_deal_env",
     "raw_match_env",
     "single_agent_env",

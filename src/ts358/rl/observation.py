@@ -37,6 +37,7 @@ __all__ = [
     "SeatMemory",
     "decode",
     "encode",
+    "field_slice",
     "observation_bounds",
 ]
 
@@ -166,6 +167,15 @@ for _f in LAYOUT:
 _BITS = _OFFSETS[next(f.name for f in LAYOUT if not f.binary)]
 _BYTES = (_BITS + 7) // 8
 _CONTRACT_BIT = {c: 1 << c.value for c in Contract}
+
+
+def field_slice(name: str) -> slice:
+    """Where field ``name`` of :data:`LAYOUT` lies in the vector:
+    ``vector[field_slice("hand")]`` is the hand's 52 numbers. KeyError for another name."""
+    if name not in _OFFSETS:
+        raise KeyError(f"no observation field {name!r} (one of {', '.join(_OFFSETS)})")
+    start = _OFFSETS[name]
+    return slice(start, start + next(f.size for f in LAYOUT if f.name == name))
 
 
 def observation_bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

@@ -94,15 +94,13 @@ class PolicyPlayer(Player):
 
     def _act(self, view: SeatView) -> int:
         memory = self._memory
+        legal = legal_bits(view, memory.picked)
         observation: dict[str, npt.NDArray[Any]] = {
             "observation": encode(view, memory),
-            "action_mask": mask_array(legal_bits(view, memory.picked)),
+            "action_mask": mask_array(legal),
         }
         action = self.policy(observation)
-        if (
-            not isinstance(action, (int, np.integer))
-            or not legal_bits(view, memory.picked) >> int(action) & 1
-        ):
+        if not isinstance(action, (int, np.integer)) or not legal >> int(action) & 1:
             raise IllegalAction(f"the policy's action {action!r} is not legal for a {view.kind}")
         return int(action)
 

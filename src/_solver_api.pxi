@@ -90,10 +90,12 @@ cdef class Solver:
         if t == NULL:
             self.st.tt = NULL
             self.st.heads = NULL
+            self.st.check = NULL
             self.st.tt_buckets = self.st.grow_to = 0
             return
         self.st.tt = t.tt
         self.st.heads = t.heads
+        self.st.check = t.check
         self.st.tt_buckets = t.buckets
         self.st.epoch = t.epoch
         self.st.grow_to = max(t.grow_to, t.buckets)
@@ -213,8 +215,15 @@ cdef class Solver:
 
     def share(self, bint shared=True):
         """Search as one of several threads writing the same table (every solver on the
-        table must be told), or (``False``) as its only user again."""
+        table must be told), or (``False``) as its only user again. From the first share
+        on, the table's entries carry check words (``SolverState.check``)."""
+        cdef Table* t = self.st.table
+        if shared and t != NULL and t.check == NULL:
+            t.check = <uint64_t*>calloc(t.buckets * BUCKET, sizeof(uint64_t))
+            if t.check == NULL:
+                raise MemoryError("cannot allocate the check words of a shared table")
         self.st.shared = shared
+        self._attach()
 
     cdef int _enter(self) except -1:
         if self.busy:

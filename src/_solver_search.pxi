@@ -102,7 +102,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int sibling = NO_MOVE
     cdef int elo, ehi
     cdef uint64_t bidx
-    cdef uint32_t head
+    cdef uint64_t wkey, wh0, wh1
     cdef TTEntry* b
     cdef TTEntry* e
     cdef uint32_t* cslot
@@ -137,8 +137,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     total = ends[0] + ends[1] + ends[2] + ends[3]
     chain[0] = _chain_bucket(st, hsh, 0)
     bidx = chain[0]
-    head = _head(st, bidx)
-    live = _head_live(st, head)
+    live = _live(st, bidx)
     b = st.tt + bidx * BUCKET
     ts_prefetch(b + (live - 1 if live else 0))
 
@@ -187,11 +186,19 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
             elo = _e_lo(e)
             ehi = _e_hi(e)
             if elo >= target or ehi < target:
-                if st.shared:
-                    # Used only if no other thread wrote the bucket while it was read.
-                    ts_fence_acquire()
-                    if _head(st, bidx) != head:
-                        break
+                if st.check != NULL:
+                    # Another thread may be writing the entry: it decides only as its
+                    # check word confirms it, read again (SolverState.check).
+                    if not _checked(st, e, &wkey, &wh0, &wh1):
+                        continue
+                    emask = _code_mask(wh0 >> 48, ends, total)
+                    if ((wkey & CHECK) != key or (h0r & emask) != (wh0 & HAND)
+                            or (h1r & emask) != (wh1 & HAND)):
+                        continue
+                    elo = (wkey >> 52) & 31
+                    ehi = (wkey >> 57) & 31
+                    if elo < target and ehi >= target:
+                        continue
                 rel[0] = _rel_of(emask, inplay)
                 _touch(st, e)
                 return elo if elo >= target else ehi
@@ -220,15 +227,13 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
                 nchain = 0
                 cur[0] = _chain_bucket(st, hsh, 0)
                 bidx = cur[0]
-                head = _head(st, bidx)
-                live = _head_live(st, head)
+                live = _live(st, bidx)
                 b = st.tt + bidx * BUCKET
                 continue
             break
         cur[nchain] = _chain_bucket(st, hsh, nchain)
         bidx = cur[nchain]
-        head = _head(st, bidx)
-        live = _head_live(st, head)
+        live = _live(st, bidx)
         b = st.tt + bidx * BUCKET
 
     # No entry for these cards: the best lead of the newest entry of the same coarse position

@@ -152,13 +152,6 @@ cdef inline void _e_touch(TTEntry* e, uint64_t gen) noexcept nogil:
     e.h1 = (e.h1 & ~(<uint64_t>3 << 62)) | gen
 
 
-cdef inline void _e_set(TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1, int code,
-                        int lo, int hi, int best, int work, uint64_t gen) noexcept nogil:
-    e.key = key | (<uint64_t>lo << 52) | (<uint64_t>hi << 57)
-    e.h0 = h0 | (<uint64_t>code << 48)
-    e.h1 = h1 | (<uint64_t>best << 48) | (<uint64_t>work << 56) | gen
-
-
 cdef inline uint64_t _code_mask(int code, const uint64_t* ends, uint64_t total) noexcept nogil:
     """The relative-rank mask of an entry's exact cards from its k_s (code). ends[s] is the
     bit just above suit s in the probe's layout and total their sum: the top k_s ranks of
@@ -173,6 +166,7 @@ cdef struct Table:
     # solver dropped with its helpers frees it with no reference cycle to wait for.
     TTEntry* tt
     uint32_t* heads         # see SolverState.heads
+    uint64_t* check         # see SolverState.check
     uint64_t buckets
     uint64_t grow_to        # see SolverState.grow_to: every solver on the table grows it so far
     uint16_t epoch          # see SolverState.epoch
@@ -247,14 +241,19 @@ cdef struct SolverState:
                             # live. Apart from the entries (85 KB for 64 MB, so they stay
                             # in cache), they tell the probe where its scan starts, and
                             # that line is fetched ahead while the quick bounds run
+    uint64_t* check         # once threads have shared the table, each entry's check word
+                            # (_e_check of its words, the generation bits left out), written
+                            # after its words: every read that decides or merges compares it
+                            # (_checked), so an entry half written by another thread counts
+                            # as absent; NULL for a table only one thread ever searched
     uint64_t tt_buckets
     uint64_t grow_to        # buckets the table may grow to (_tt_grow); tt_buckets: fixed
     int64_t evicted         # entries of the current test a full bucket gave up, this value
     int64_t grow_at         # ... at which the table grows (abort 5); 0: it does not
     int grow_here           # 1: _solve_value grows the table itself; 0: the search stops
                             # (abort 5) for the caller to grow it (a table threads share)
-    int shared              # 1 while other threads use the same table (Solver.share_table):
-                            # bucket writes take the bucket's lock, reads check its version
+    int shared              # 1 while other threads use the same table (Solver.share): the
+                            # generation bits are set by compare-and-swap (_touch)
     uint64_t gen            # the generation of the current search (_solve_value's test),
                             # 0-3, << 62 as in TTEntry.h1
     uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)

@@ -64,6 +64,7 @@ cdef void _table_release(Table* t) noexcept:
     if t.tt != NULL:
         ts_table_free(t.tt)
     free(t.heads)
+    free(t.check)
     free(t)
 
 
@@ -88,12 +89,12 @@ cdef inline uint64_t _chain_bucket(SolverState* st, uint64_t h, int j) noexcept 
     return _bucket_index(h, st.tt_buckets)
 
 
-# A bucket's head: bits 0-7 how many entries are live (a prefix of the bucket), 8-15 a
-# version, 16-31 the epoch of the table when the bucket was last written. While threads
-# share the table (st.shared), a writer takes the bucket by making its version odd and
-# ends by making it even again (a sequence lock); a reader that sees an odd version skips
-# the bucket, and one that uses an entry checks the head has not changed meanwhile, so it
-# never trusts an entry half written (its three words are written one by one).
+# A bucket's head: bits 0-7 how many entries are live (a prefix of the bucket), 16-31 the
+# epoch of the table when the bucket was last written. While threads share the table a
+# writer takes a place in a bucket by a compare-and-swap of its head and writes there with
+# no lock: readers check what they use against the entry's check word (_checked), which the
+# writer writes after the entry's three words, so that a half-written entry (or two writers'
+# words mixed) is never used. Every entry of a table ever shared has one (SolverState.check).
 cdef extern from *:
     """
     #if defined(_MSC_VER)
@@ -108,7 +109,6 @@ cdef extern from *:
     static __inline int ts_cas64(uint64_t *p, uint64_t expect, uint64_t want) {
         return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, (__int64)want,
                                                        (__int64)expect) == expect; }
-    static __inline void ts_fence_acquire(void) { _ReadWriteBarrier(); }
     #else
     static inline uint32_t ts_load_acquire(uint32_t *p) {
         return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
@@ -120,14 +120,12 @@ cdef extern from *:
     static inline int ts_cas64(uint64_t *p, uint64_t expect, uint64_t want) {
         return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED); }
-    static inline void ts_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
     #endif
     """
     uint32_t ts_load_acquire(uint32_t* p) noexcept nogil
     void ts_store_release(uint32_t* p, uint32_t v) noexcept nogil
     bint ts_cas32(uint32_t* p, uint32_t expect, uint32_t want) noexcept nogil
     bint ts_cas64(uint64_t* p, uint64_t expect, uint64_t want) noexcept nogil
-    void ts_fence_acquire() noexcept nogil
 
 
 cdef inline uint32_t _head(SolverState* st, uint64_t bucket) noexcept nogil:
@@ -135,9 +133,8 @@ cdef inline uint32_t _head(SolverState* st, uint64_t bucket) noexcept nogil:
 
 
 cdef inline int _head_live(SolverState* st, uint32_t head) noexcept nogil:
-    """How many entries a bucket with this head holds (0: another epoch's, or being
-    written by another thread)."""
-    if (head >> 16) != st.epoch or (st.shared and (head & 0x100)):
+    """How many entries a bucket with this head holds (0: another epoch's)."""
+    if (head >> 16) != st.epoch:
         return 0
     return head & 0xFF
 
@@ -147,22 +144,42 @@ cdef inline int _live(SolverState* st, uint64_t bucket) noexcept nogil:
     return _head_live(st, _head(st, bucket))
 
 
-cdef inline uint32_t _lock(SolverState* st, uint64_t bucket) noexcept nogil:
-    """Take a bucket for writing (shared table): its head with an odd version."""
-    cdef uint32_t h, locked
-    while True:
-        h = ts_load_acquire(&st.heads[bucket])
-        if not (h & 0x100):
-            locked = (h & ~(<uint32_t>0xFF00)) | ((h + 0x100) & 0xFF00)
-            if ts_cas32(&st.heads[bucket], h, locked):
-                return locked
+cdef inline uint64_t _e_check(uint64_t key, uint64_t h0, uint64_t h1) noexcept nogil:
+    """An entry's check word: a hash of its three words, the generation bits (set alone by
+    _touch) left out; never 0, the check of a place never written."""
+    return _mix64(key ^ _mix64(h0 ^ _mix64((h1 & ~(<uint64_t>3 << 62)) + 1))) | 1
 
 
-cdef inline void _unlock(SolverState* st, uint64_t bucket, uint32_t locked,
-                         int live) noexcept nogil:
-    """Give a bucket back with ``live`` entries, in the current epoch, version even."""
-    ts_store_release(&st.heads[bucket], (<uint32_t>st.epoch << 16)
-                     | ((locked + 0x100) & 0xFF00) | <uint32_t>live)
+cdef inline bint _checked(SolverState* st, TTEntry* e, uint64_t* key, uint64_t* h0,
+                          uint64_t* h1) noexcept nogil:
+    """The entry's words, read once each, and whether its check word says they are one
+    writer's (a table with check words; one without has no other writer)."""
+    if st.check == NULL:
+        key[0] = e.key
+        h0[0] = e.h0
+        h1[0] = e.h1
+        return 1
+    key[0] = ts_load64(&e.key)
+    h0[0] = ts_load64(&e.h0)
+    h1[0] = ts_load64(&e.h1)
+    return ts_load64(&st.check[e - st.tt]) == _e_check(key[0], h0[0], h1[0])
+
+
+cdef inline void _put(SolverState* st, TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1,
+                      int code, int lo, int hi, int best, int work) noexcept nogil:
+    """Write an entry, and its check word after its words where the table has them."""
+    cdef uint64_t k = key | (<uint64_t>lo << 52) | (<uint64_t>hi << 57)
+    cdef uint64_t a = h0 | (<uint64_t>code << 48)
+    cdef uint64_t b = h1 | (<uint64_t>best << 48) | (<uint64_t>work << 56) | st.gen
+    if st.check == NULL:
+        e.key = k
+        e.h0 = a
+        e.h1 = b
+        return
+    ts_store64(&e.key, k)
+    ts_store64(&e.h0, a)
+    ts_store64(&e.h1, b)
+    ts_store64(&st.check[e - st.tt], _e_check(k, a, b))
 
 
 cdef inline uint64_t _boundary_key(SolverState* st, uint64_t inplay, uint64_t* h0r,
@@ -278,14 +295,14 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     cdef TTEntry* b
     cdef int i, j, live
     cdef uint64_t age
-    if st.shared:
-        _tt_store_shared(st, chain, nchain, key, h0, h1, code, lo, hi, best, work)
+    if st.check != NULL:
+        _tt_store_checked(st, chain, nchain, key, h0, h1, code, lo, hi, best, work)
         return
     if nfound <= FOUND_MAX:
         for j in range(nfound):
             e = found[j]
             if _e_same(e, key, h0, h1, code):
-                _tt_merge(e, lo, hi, best, work, st.gen)
+                _tt_merge(st, e, lo, hi, best, work)
                 return
     else:
         for j in range(nchain):
@@ -294,7 +311,7 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
             for i in range(live):
                 e = &b[i]
                 if _e_same(e, key, h0, h1, code):
-                    _tt_merge(e, lo, hi, best, work, st.gen)
+                    _tt_merge(st, e, lo, hi, best, work)
                     return
     # Not present: append to the last bucket the probe scanned (the live entries stay a
     # prefix of each bucket), else take the place of its entry that the latest searches
@@ -310,7 +327,7 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     else:
         e = _victim(st, b)
         _count_eviction(st, e)
-    _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
+    _put(st, e, key, h0, h1, code, lo, hi, best, work)
 
 
 cdef inline TTEntry* _victim(SolverState* st, TTEntry* b) noexcept nogil:
@@ -341,46 +358,54 @@ cdef inline void _touch(SolverState* st, TTEntry* e) noexcept nogil:
         _e_touch(e, st.gen)
 
 
-cdef void _tt_store_shared(SolverState* st, uint64_t* chain, int nchain, uint64_t key,
-                           uint64_t h0, uint64_t h1, int code, int lo, int hi, int best,
-                           int work) noexcept nogil:
-    """_tt_store for a table shared by threads: each bucket of the chain is taken in turn
-    (an entry for the same cards may be in any of them, stored by another thread), and the
-    last is written while taken. The probe's list of matches is not used: another thread
-    may have changed those entries since."""
+cdef void _tt_store_checked(SolverState* st, uint64_t* chain, int nchain, uint64_t key,
+                            uint64_t h0, uint64_t h1, int code, int lo, int hi, int best,
+                            int work) noexcept nogil:
+    """_tt_store for a table with check words (one threads share, or have shared): the
+    chain is scanned again (another thread may have stored the same cards meanwhile, in any
+    of its buckets), an entry is merged only if its check word holds, and a new one takes
+    its place in the last bucket by a compare-and-swap of the head. Two threads writing
+    one entry at once leave words that fail the check: that entry is lost, never wrong."""
     cdef TTEntry* b
     cdef TTEntry* e
-    cdef int i, j, live
-    cdef uint32_t locked
+    cdef int i, j, live, n
+    cdef uint32_t head
+    cdef uint64_t k, a, c
     for j in range(nchain):
-        locked = _lock(st, chain[j])
-        live = locked & 0xFF if (locked >> 16) == st.epoch else 0
+        live = _live(st, chain[j])
         b = st.tt + chain[j] * BUCKET
         for i in range(live):
             e = &b[i]
-            if _e_same(e, key, h0, h1, code):
-                _tt_merge(e, lo, hi, best, work, st.gen)
-                _unlock(st, chain[j], locked, live)
+            if (e.key & CHECK) != key:
+                continue
+            if not _checked(st, e, &k, &a, &c):
+                continue
+            if (k & CHECK) == key and a == (h0 | (<uint64_t>code << 48)) and (c & HAND) == h1:
+                _put(st, e, key, h0, h1, code, max(lo, (k >> 52) & 31),
+                     min(hi, (k >> 57) & 31), <int>((c >> 48) & 255) if best == NO_MOVE
+                     else best, max(work, <int>((c >> 56) & 63)))
                 return
-        if j < nchain - 1:
-            _unlock(st, chain[j], locked, live)
-            continue
-        if live < BUCKET:
-            e = &b[live]
-            live += 1
-        else:
+    b = st.tt + chain[nchain - 1] * BUCKET
+    while True:
+        head = _head(st, chain[nchain - 1])
+        n = _head_live(st, head)
+        if n >= BUCKET:
             e = _victim(st, b)
             _count_eviction(st, e)
-        _e_set(e, key, h0, h1, code, lo, hi, best, work, st.gen)
-        _unlock(st, chain[j], locked, live)
+            break
+        if ts_cas32(&st.heads[chain[nchain - 1]], head,
+                    (<uint32_t>st.epoch << 16) | <uint32_t>(n + 1)):
+            e = &b[n]
+            break
+    _put(st, e, key, h0, h1, code, lo, hi, best, work)
 
 
-cdef inline void _tt_merge(TTEntry* e, int lo, int hi, int best, int work,
-                           uint64_t gen) noexcept nogil:
-    """Tighten an entry with a new result for the same cards."""
-    _e_set(e, e.key & CHECK, e.h0 & HAND, e.h1 & HAND, e.h0 >> 48, max(lo, _e_lo(e)),
-           min(hi, _e_hi(e)), _e_best(e) if best == NO_MOVE else best,
-           max(work, _e_work(e)), gen)
+cdef inline void _tt_merge(SolverState* st, TTEntry* e, int lo, int hi, int best,
+                           int work) noexcept nogil:
+    """Tighten an entry with a new result for the same cards (a table without check words)."""
+    _put(st, e, e.key & CHECK, e.h0 & HAND, e.h1 & HAND, e.h0 >> 48, max(lo, _e_lo(e)),
+         min(hi, _e_hi(e)), _e_best(e) if best == NO_MOVE else best,
+         max(work, _e_work(e)))
 
 
 cdef uint64_t _entry_hash(TTEntry* e) noexcept nogil:
@@ -422,19 +447,25 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
     cdef TTEntry* old = st.tt
     cdef uint32_t* old_heads = st.heads
     cdef uint64_t old_n = st.tt_buckets
+    cdef uint64_t* old_check = st.check
     cdef TTEntry* fresh
     cdef uint32_t* heads
+    cdef uint64_t* check = NULL
     cdef int i, j, live, room
     fresh = <TTEntry*>ts_table_alloc(nb * BUCKET * sizeof(TTEntry))
     heads = <uint32_t*>calloc(nb, sizeof(uint32_t))
-    if fresh == NULL or heads == NULL:
+    if old_check != NULL:
+        check = <uint64_t*>calloc(nb * BUCKET, sizeof(uint64_t))
+    if fresh == NULL or heads == NULL or (old_check != NULL and check == NULL):
         if fresh != NULL:
             ts_table_free(fresh)
         free(heads)
+        free(check)
         return 0
     memset(fresh, 0, nb * BUCKET * sizeof(TTEntry))
     st.tt = st.table.tt = fresh
     st.heads = st.table.heads = heads
+    st.check = st.table.check = check
     st.tt_buckets = st.table.buckets = nb
     for ob in range(old_n):
         live = old_heads[ob] & 0xFF if (old_heads[ob] >> 16) == st.epoch else 0
@@ -445,8 +476,11 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
                 room = _live(st, bi)
                 if room < BUCKET:
                     st.tt[bi * BUCKET + room] = old[ob * BUCKET + i]
+                    if check != NULL:  # a half-written entry stays one
+                        check[bi * BUCKET + room] = old_check[ob * BUCKET + i]
                     st.heads[bi] = (<uint32_t>st.epoch << 16) | <uint32_t>(room + 1)
                     break
     ts_table_free(old)
     free(old_heads)
+    free(old_check)
     return 1

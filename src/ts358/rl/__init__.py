@@ -52,7 +52,7 @@ from ts358.rl.observation import (
     field_slice,
     observation_bounds,
 )
-from ts358.rl.policy import PlayerPolicy, Policy, PolicyPlayer, evaluate_policy
+from ts358.rl.policy import POLICY_LABEL, PlayerPolicy, Policy, PolicyPlayer, evaluate_policy
 from ts358.rl.single import SingleAgentEnv, single_agent_env
 from ts358.rl.stepper import IllegalAction, Stepper
 

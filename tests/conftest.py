@@ -7,3 +7,6 @@ from pathlib import Path
 _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
+
+# Real PostgreSQL and Redis servers for the tests (tests/services.py).
+pytest_plugins = ["services"]

@@ -24,7 +24,8 @@ LAYERS = {
     "terminal": 7,
     "web": 7,
     "rl": 7,  # the reinforcement-learning environments: a front end for programs
-    "cli": 8,
+    "online": 8,  # the online server: the browser's table with people, a lobby, a database
+    "cli": 9,
 }
 # The compiled core is used by these parts only (docs/architecture.md, The core).
 CORE_USERS = ("tricks", "players", "analysis")

@@ -31,11 +31,16 @@ SERVE_HELP = (
     "and choose 2 or 3 people at the new match: each friend's seat gets a link with a secret "
     "token, shown on your page and printed here; each browser sees only its own cards. The "
     "start page answers only on this computer. Ctrl-C stops the server; every match is saved "
-    'as it is played. Needs the web extra: pip install "ts358\\[web]" (docs/web.md).'
+    'as it is played. Needs the web extra: pip install "ts358\\[web]" (docs/web.md). '
+    "With --public it is the online server instead: people sign up (or come as guests), meet "
+    "in a lobby of tables, are rated per rule set, and every match is kept in a database "
+    "(SQLite by default, PostgreSQL by --db); behind a proxy with TLS, give --url "
+    '(docs/web.md#online). Needs the online extra: pip install "ts358\\[online]".'
     # (the backslash: Rich would read [web] as markup and drop it)
 )
 
 _NEEDED = ("starlette", "uvicorn", "websockets")
+_NEEDED_ONLINE = ("sqlalchemy", "alembic", "openskill")
 
 
 def _bot(text: str) -> str:
@@ -85,18 +90,73 @@ def serve_command(
             "'mine=python3 mybot.py'. Repeat for more.",
         ),
     ] = None,
+    public: Annotated[
+        bool,
+        typer.Option(
+            "--public",
+            help="The online server: accounts, a lobby of tables, ratings, a database "
+            "(docs/web.md#online).",
+        ),
+    ] = False,
+    db: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="With --public: the database, e.g. sqlite:///ts358.db or "
+            "postgresql+psycopg://user:password@host/ts358 (default: online.db in the user "
+            "data directory).",
+        ),
+    ] = None,
+    url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--url",
+            metavar="URL",
+            help="With --public: the address people reach the server at, e.g. "
+            "https://358.example.org behind a proxy with TLS (then the cookies are Secure).",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="ADDRESSES",
+            help="With --public: the proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1.",
+        ),
+    ] = None,
 ) -> None:
-    missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
+    needed = (*_NEEDED, *_NEEDED_ONLINE) if public else _NEEDED
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
+        extra = "online" if public else "web"
         raise CommandError(
-            f"ts358 serve needs the web extra ({', '.join(missing)} missing): "
-            'pip install "ts358[web]"'
+            f"ts358 serve{' --public' if public else ''} needs the {extra} extra "
+            f'({", ".join(missing)} missing): pip install "ts358[{extra}]"'
         )
+    if not public and (db or url or forwarded_allow_ips):
+        raise CommandError("--db, --url and --forwarded-allow-ips go with --public")
+    if public and (bots or open_browser):
+        raise CommandError("--bot and --open are for the table on this computer, not --public")
     from ts358.web.server import ServeError, serve
 
     named = dict(b.split("=", 1) for b in bots or [])
     try:
-        stopped = serve(host, port, open_browser=open_browser, echo=typer.echo, lobby_bots=named)
+        if public:
+            from ts358.online.server import serve_public
+
+            stopped = serve_public(
+                host,
+                port,
+                db_url=db,
+                url=url,
+                forwarded_allow_ips=forwarded_allow_ips,
+                echo=typer.echo,
+            )
+        else:
+            stopped = serve(
+                host, port, open_browser=open_browser, echo=typer.echo, lobby_bots=named
+            )
     except ServeError as exc:
         raise CommandError(str(exc)) from None
     if stopped is not None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,9 @@ class Table:
         opponents: who plays a computer seat, by seat: a level, a bot (``cmd:COMMAND``,
             docs/bots.md) or a player made already (a remote bot's seat).
         bot_seconds: the bots' time control, seconds for each decision.
+        keeper: where the save goes instead of ``save_path`` (a database: called with the
+            match whenever the save is due, as the file would be written; it raises
+            WriteError, one line, if it can't keep it).
     """
 
     def __init__(
@@ -94,8 +97,11 @@ class Table:
         stats: bool = True,
         opponents: Mapping[int, str | Player] | None = None,
         bot_seconds: float = DEFAULT_SECONDS,
+        keeper: Callable[[SavedMatch], None] | None = None,
     ) -> None:
         self.saved = saved
+        self.keeper = keeper
+        self.bot_seconds = bot_seconds
         self.match: Match = saved.match
         self.save_path = save_path
         self.humans = frozenset(humans)
@@ -138,6 +144,29 @@ class Table:
             raise Refused(TableReason.NOT_YOUR_TURN)
         return view
 
+    def seat_computer(self, seat: int, level: str | None = None) -> None:
+        """A computer player of ``level`` (default: the match's) takes person ``seat``'s
+        place, from the decision due now (a person who left an online table). Seeded as
+        every computer seat is, so the match goes on as it would have with the computer
+        there from the start."""
+        if seat not in self.humans or len(self.humans) == 1:
+            raise ValueError(f"seat {seat} is not a person's seat that a computer can take")
+        self.humans = self.humans - {seat}
+        self.waiting.discard(seat)
+        self.computers[seat] = ComputerSeat(
+            level or self.saved.level, self.match.seed or 0, seat, self.bot_seconds
+        )
+        if self.host == seat:
+            self.host = min(self.humans)
+
+    def seat_person(self, seat: int) -> None:
+        """A person takes computer seat ``seat`` (back), from the decision due now."""
+        if self.computers.pop(seat, None) is None:
+            raise ValueError(f"seat {seat} is not a computer's seat")
+        # Not closed: it may be thinking on a worker thread (its answer is refused then,
+        # apply_computer); it is freed with the last reference to it.
+        self.humans = self.humans | {seat}
+
     # ------------------------------------------------------------------ decisions
 
     def computer_due(self) -> Pending | None:
@@ -159,7 +188,13 @@ class Table:
         """Apply a computer player's answer to ``pending``; the finished deal if it was the
         deal's last decision. Refused if the table has moved on meanwhile."""
         now = self.match.pending()
-        if self.closed or now is None or now.seat != pending.seat or now.kind is not pending.kind:
+        if (
+            self.closed
+            or now is None
+            or now.seat != pending.seat
+            or now.kind is not pending.kind
+            or pending.seat not in self.computers  # a person took the seat meanwhile
+        ):
             raise Refused(TableReason.MADE_ALREADY)
         return self._applied(self.match.apply_answer(answer))
 
@@ -233,9 +268,15 @@ class Table:
     def keep(self) -> None:
         """Write the save unless it holds every decision applied already or the table is
         closed (WriteError, one line, if it can't be written)."""
-        if self.save_path is not None and self._written != self.step and not self.closed:
+        if self._written == self.step or self.closed:
+            return
+        if self.keeper is not None:
+            self.keeper(self.saved)
+        elif self.save_path is not None:
             save(self.saved, self.save_path)
-            self._written = self.step
+        else:
+            return
+        self._written = self.step
 
     def _finish(self) -> None:
         for seat, computer in self.computers.items():

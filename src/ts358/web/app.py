@@ -61,6 +61,7 @@ from ts358.web.protocol import (
     Pace,
     ProtocolError,
     Refresh,
+    Watch,
     parse_request,
 )
 from ts358.web.protocol import Request as SeatRequest
@@ -78,6 +79,7 @@ __all__ = [
     "Flood",
     "Room",
     "create_app",
+    "serve_seat",
 ]
 
 STATIC = Path(__file__).parent / "static"
@@ -270,8 +272,10 @@ class Room:
     async def handle(self, seat: int, request: SeatRequest) -> None:
         """One request of ``seat``; DecisionRefused or ProtocolError when it can't be done."""
         table = self.table
-        if isinstance(request, Join):
-            raise ProtocolError("join: this connection has joined its seat already")
+        if isinstance(request, (Join, Watch)):
+            raise ProtocolError(
+                f"{type(request).__name__.lower()}: this connection has joined its seat already"
+            )
         if isinstance(request, Refresh):
             await self.send(seat, table.state(seat))
         elif isinstance(request, Hint):
@@ -536,7 +540,7 @@ def create_app(
             await room.send(seat, review)
         room.kick()
         try:
-            await _serve_seat(socket, room, seat)
+            await serve_seat(socket, room, seat)
         finally:
             if room.leave(seat, socket):
                 await room.broadcast()
@@ -667,7 +671,7 @@ async def _serve_remote_bot(socket: WebSocket, lobby: Lobby) -> None:
         pumping.cancel()
 
 
-async def _serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
+async def serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
     """Read ``seat``'s messages until it goes: each is done or answered with an error; a
     flood is read at the pace of :class:`Flood`."""
     lang = room.table.lang

@@ -38,6 +38,7 @@ __all__ = [
     "phase_of",
     "review_message",
     "seat_state",
+    "spectator_state",
     "welcome_message",
 ]
 
@@ -368,6 +369,39 @@ def seat_state(seat: int, view: SeatView | None, info: TableInfo) -> JSON:
         if view.tricks
         else None,
     )
+    return state
+
+
+_PUBLIC = (
+    "phase", "deals", "rules", "end", "pace", "seats", "score_sheet", "totals", "summary",
+    "waiting", "standings", "winner_text", "deal", "dealer", "game", "game_name", "trump",
+    "turn", "talon", "trick", "last_trick",
+)  # fmt: skip
+
+
+def spectator_state(states: Sequence[JSON], lang: str) -> JSON:
+    """The table as someone watching it sees it, from the three seats' own states
+    (:func:`seat_state`): of the parts that are not a seat's own (its hand, decision,
+    exchanges, discard), only what all three states agree on, since what every seat is
+    shown is no seat's secret; the rest is null. Seen from seat 0's side, with
+    ``spectator: true``, no hand and no decision."""
+    state: JSON = {"type": "state", "seat": 0, "spectator": True, "ready": True}
+    for key in _PUBLIC:
+        values = [s.get(key) for s in states]
+        state[key] = values[0] if all(v == values[0] for v in values) else None
+    if state["phase"] is None:  # "return" for the seat a trump came to: an exchange
+        state["phase"] = "exchange"
+    state.update(hand=[], decision=None, games=[], first_six=False, exchanges=[])
+    names = [row["name"] for row in state["seats"] or []]
+    if state["phase"] == "finished":
+        state["status"] = t("web.finished", lang)
+    elif state["phase"] == "summary":
+        waiting = [names[s] for s in state["waiting"] or [] if s < len(names)]
+        state["status"] = t("web.waiting", lang, name=", ".join(waiting)) if waiting else ""
+    elif state["turn"] is not None and state["turn"] < len(names):
+        state["status"] = t("web.waiting", lang, name=names[state["turn"]])
+    else:
+        state["status"] = t("web.exchange", lang) + "..."
     return state
 
 

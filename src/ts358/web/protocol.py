@@ -38,6 +38,7 @@ __all__ = [
     "Request",
     "Return",
     "Stop",
+    "Watch",
     "parse_request",
 ]
 
@@ -60,6 +61,13 @@ class Join:
 
     token: str
     name: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Watch:
+    """The first message of someone watching a table (an online server's): the table's id."""
+
+    table: str
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,10 +137,11 @@ class Name:
 
 
 Decision = Choose | Give | Stop | Return | Discard | Play
-Request = Join | Decision | Hint | Next | Refresh | Pace | Name
+Request = Join | Watch | Decision | Hint | Next | Refresh | Pace | Name
 
 _KEYS: dict[str, tuple[str, ...]] = {
     "join": ("token",),
+    "watch": ("table",),
     "choose": ("game",),
     "give": ("card",),
     "stop": (),
@@ -200,6 +209,11 @@ def parse_request(text: str | bytes) -> Request:
         if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
             raise ProtocolError(f"join: the token is text of 1-{MAX_TOKEN} characters")
         return Join(token, _name(kind, data.get("name")))
+    if kind == "watch":
+        table = data["table"]
+        if not isinstance(table, str) or not 0 < len(table) <= MAX_TOKEN:
+            raise ProtocolError(f"watch: the table is text of 1-{MAX_TOKEN} characters")
+        return Watch(table)
     if kind == "name":
         name = _name(kind, data["name"])
         assert name is not None

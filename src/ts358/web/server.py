@@ -35,6 +35,7 @@ __all__ = [
     "public_url",
     "serve",
     "server_config",
+    "stoppable_server",
 ]
 
 REQUEST_HEAD_SECONDS = 10.0
@@ -166,7 +167,7 @@ def server_config(app: Any, **options: Any) -> uvicorn.Config:
     return uvicorn.Config(app, **settings)
 
 
-def _server(config: uvicorn.Config) -> Any:
+def stoppable_server(config: uvicorn.Config) -> Any:
     """A uvicorn server that, stopped by a signal, says which (``stopped_by``) instead of
     raising it again once stopped: the command then exits with 128 + its number, as
     ``ts358 play`` does."""
@@ -230,7 +231,7 @@ def serve(
     if lobby.on_table is None:
         lobby.on_table = opened
     app = create_app(lobby, base_url=base, hosts=("127.0.0.1", "localhost", "::1", host))
-    server = _server(server_config(app))
+    server = stoppable_server(server_config(app))
     echo(f"ts358 serve: the table is at {local}/ (Ctrl-C stops; the matches are saved)")
     if base != local:
         echo(f"friends on your network join by the links the start page gives, at {base}/")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from ts358.table.saves import SavedMatch, SaveLock
 from ts358.table.seats import ENGINE_NAMES
 from ts358.table.texts import Translator
 from ts358.view import SeatView
-from ts358.web.messages import TableInfo, deal_scores, seat_state
+from ts358.web.messages import TableInfo, deal_scores, seat_state, spectator_state
 from ts358.web.protocol import Choose, Decision, Discard, Give, Play, Return, Stop
 
 __all__ = ["DecisionRefused", "Table", "default_names"]
@@ -75,6 +75,7 @@ class Table(core.Table):
         opponents: who plays a computer seat, by seat: a level, a bot (``cmd:COMMAND``,
             docs/bots.md) or a player made already (a remote bot's seat); a bot's faults are
             told to the table (:meth:`notices`).
+        keeper: where the save goes instead of ``save_path`` (:class:`ts358.table.table.Table`).
     """
 
     def __init__(
@@ -86,8 +87,11 @@ class Table(core.Table):
         lock: SaveLock | None = None,
         stats: bool = True,
         opponents: Mapping[int, str | Player] | None = None,
+        keeper: Callable[[SavedMatch], None] | None = None,
     ) -> None:
-        super().__init__(saved, save_path, humans, lock=lock, stats=stats, opponents=opponents)
+        super().__init__(
+            saved, save_path, humans, lock=lock, stats=stats, opponents=opponents, keeper=keeper
+        )
         self.lang = saved.settings.lang or "en"
         self.tr = Translator(self.lang)
         if self.match.names == ENGINE_NAMES:  # a match started at the terminal, or before names
@@ -183,6 +187,11 @@ class Table(core.Table):
             winner=match.winner,
         )
         return seat_state(seat, self.view(seat), info)
+
+    def spectator_state(self) -> dict[str, Any]:
+        """The state message of someone watching the table: no hidden card
+        (:func:`ts358.web.messages.spectator_state`)."""
+        return spectator_state([self.state(seat) for seat in range(3)], self.lang)
 
     @property
     def pace(self) -> float:

@@ -1,0 +1,657 @@
+"""The ASGI application of ``ts358 serve --public`` (Starlette): the lobby page and its
+requests (people, tables, ratings), the table page, and the WebSocket of seats and
+spectators (docs/web.md, Online).
+
+The tables in play are the browser's (:class:`ts358.web.app.Room`: a table's lock, its
+seats' sockets, the computer players on worker threads) with what an online table adds:
+spectators, who are sent a state with no hidden card (:meth:`ts358.web.table.Table.
+spectator_state`); people who sign in, whose session cookie must match the seat they join;
+a computer player taking the seat of a person away for :data:`LEAVE_SECONDS`; no hints or
+reviews (the matches are rated).
+
+Security: a request must name the server's host (``Host``, against DNS rebinding); a POST
+must be JSON, come from the server's own page (``Origin``) and, once signed in, carry the
+session's CSRF token; the session cookie is HttpOnly, SameSite=Lax, and Secure behind
+HTTPS; sign-in, sign-up, guests and new tables are rate-limited; messages are capped in
+size and read at a pace (:class:`ts358.web.app.Flood`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ts358._input import InputError, parse_json
+from ts358.analysis.hints import HintService
+from ts358.online.accounts import AccountError, Accounts, Person
+from ts358.online.db import DatabaseError
+from ts358.online.limits import Limiter
+from ts358.online.rooms import BEAT_SECONDS, LobbyError, OnlineTable, Rooms, TableOptions
+from ts358.players import LEVELS
+from ts358.rules import MATCH_LENGTHS, PRESETS
+from ts358.table.texts import LANGUAGES, t
+from ts358.web.app import BODY_SECONDS, JOIN_SECONDS, STATIC, Flood, Room, serve_seat
+from ts358.web.messages import error_message, welcome_message
+from ts358.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    Hint,
+    Join,
+    Name,
+    ProtocolError,
+    Refresh,
+    Watch,
+    parse_request,
+)
+from ts358.web.protocol import Request as SeatRequest
+from ts358.web.table import DecisionRefused
+from ts358.web.workers import Workers
+
+__all__ = ["COOKIE", "LEAVE_SECONDS", "ONLINE_STATIC", "OnlineRoom", "create_public_app"]
+
+ONLINE_STATIC = Path(__file__).parent / "static"
+"""The lobby page: HTML, JavaScript and CSS, no build step."""
+COOKIE = "ts358_session"
+"""The session cookie's name."""
+LEAVE_SECONDS = 60.0
+"""How long a person's seat waits for them (a reload, a lost network) before a computer
+player plays it for them."""
+IDLE_SECONDS = 60.0
+"""How long a table in play stays in memory with nobody connected (its save is in the
+database; it is opened again when someone comes)."""
+
+_log = logging.getLogger("ts358.online")
+
+
+class OnlineRoom(Room):
+    """A table in play on the online server: the browser table's room with spectators and
+    the time each person's seat has been left."""
+
+    def __init__(self, table: OnlineTable, workers: Workers, hints: HintService) -> None:
+        super().__init__(table, workers, hints)
+        self.table: OnlineTable = table
+        self.watchers: set[WebSocket] = set()
+        self.away: dict[int, float] = {s: time.monotonic() for s in table.humans}
+
+    async def broadcast(self) -> None:
+        await super().broadcast()
+        if self.watchers:
+            text = json.dumps(self.table.spectator_state(), ensure_ascii=False)
+            for socket in list(self.watchers):
+                try:
+                    await socket.send_text(text)
+                except (RuntimeError, OSError, WebSocketDisconnect):
+                    self.watchers.discard(socket)
+
+    def leave(self, seat: int, socket: WebSocket) -> bool:
+        left = super().leave(seat, socket)
+        if left:
+            self.away[seat] = time.monotonic()
+        return left
+
+    def idle(self, now: float, idle_seconds: float) -> bool:
+        return not self.watchers and super().idle(now, idle_seconds)
+
+    async def handle(self, seat: int, request: SeatRequest) -> None:
+        if isinstance(request, Hint):
+            raise DecisionRefused(t("online.no_hints", self.table.lang))
+        if isinstance(request, Name):
+            raise DecisionRefused(t("online.no_rename", self.table.lang))
+        await super().handle(seat, request)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def create_public_app(
+    rooms: Rooms,
+    accounts: Accounts,
+    *,
+    public_url: str = "http://127.0.0.1:8358",
+    hosts: Iterable[str] = (),
+    workers: Workers | None = None,
+    leave_seconds: float = LEAVE_SECONDS,
+    idle_seconds: float = IDLE_SECONDS,
+    sweep_seconds: float = 5.0,
+    limits: dict[str, Limiter] | None = None,
+) -> Starlette:
+    """The online server's application over ``rooms`` and ``accounts``.
+
+    Args:
+        rooms: the lobby and the tables of this process.
+        accounts: the people and their sessions.
+        public_url: the address people reach the server at (``https://...`` behind a
+            proxy with TLS: the cookie is then Secure); its origin is the only one whose
+            pages may change anything.
+        hosts: other host names requests may name (the ``Host`` header), beside the public
+            URL's.
+        workers: the threads of the computer players (default: pools for this machine).
+        leave_seconds: a person away this long has a computer play their seat.
+        idle_seconds: a table nobody is connected to leaves memory after this long.
+        sweep_seconds: how often the tables are looked at for those two.
+        limits: the rate limits, by name (``signin``, ``signin-name``, ``signup``,
+            ``guest``, ``create``); default: :func:`default_limits`.
+    """
+    origin = _origin(public_url)
+    secure = urlsplit(public_url).scheme == "https"
+    allowed = {h.strip("[]").lower() for h in hosts} | {(urlsplit(public_url).hostname or "")}
+    pools = workers or Workers()
+    hints = HintService()  # never asked (no hints online); the room takes one
+    limiter = {**default_limits(), **(limits or {})}
+    online_rooms: dict[str, OnlineRoom] = {}
+
+    def room_of(table: OnlineTable) -> OnlineRoom:
+        room = online_rooms.get(table.id)
+        if room is None or room.table is not table:
+            room = online_rooms[table.id] = OnlineRoom(table, pools, hints)
+        return room
+
+    # ------------------------------------------------------------------ checks
+
+    def host_ok(connection: HTTPConnection) -> bool:
+        host = connection.headers.get("host", "")
+        return (urlsplit(f"//{host}").hostname or "").lower() in allowed
+
+    def origin_ok(connection: HTTPConnection) -> bool:
+        """A browser names the page's origin: it must be the server's. A program that is
+        not a browser names none (and has no cookie of a browser's to abuse)."""
+        sent = connection.headers.get("origin")
+        return sent is None or sent.lower() == origin
+
+    def client(request: HTTPConnection) -> str:
+        return request.client.host if request.client is not None else "?"
+
+    async def person_of(connection: HTTPConnection) -> tuple[Person, str] | None:
+        token = connection.cookies.get(COOKIE)
+        return await asyncio.to_thread(accounts.session, token) if token else None
+
+    def refused(status: int, message: str, **headers: str) -> JSONResponse:
+        return JSONResponse({"error": message}, status_code=status, headers=headers or None)
+
+    def limited(name: str, key: str) -> JSONResponse | None:
+        bucket = limiter[name]
+        if bucket.allow(key):
+            return None
+        wait = max(1, round(bucket.retry_after(key)))
+        return refused(
+            429, f"too many requests: try again in {wait} s", **{"Retry-After": str(wait)}
+        )
+
+    async def read_json(request: Request) -> Any:
+        raw = b""
+
+        async def read() -> None:
+            nonlocal raw
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_MESSAGE_BYTES:
+                    raise LobbyError(f"a request of more than {MAX_MESSAGE_BYTES} bytes")
+
+        try:
+            await asyncio.wait_for(read(), BODY_SECONDS)
+        except asyncio.TimeoutError:
+            raise LobbyError(f"the request's body took more than {BODY_SECONDS:g} s") from None
+        if not raw:
+            return {}
+        try:
+            return parse_json(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, InputError) as exc:
+            raise LobbyError(f"the request is not JSON: {exc}") from None
+
+    Handler = Callable[[Request, Person | None], Awaitable[Response]]
+
+    def endpoint(
+        handler: Handler, *, signed: bool = True
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def guarded(request: Request) -> Response:
+            if not host_ok(request):
+                return refused(400, "unknown host")
+            found = None
+            try:
+                if request.method == "POST":
+                    if not origin_ok(request):
+                        return refused(403, "a request from another site's page")
+                    kind = request.headers.get("content-type", "")
+                    if not kind.startswith("application/json"):
+                        return refused(415, "send the request as JSON")
+                found = await person_of(request)
+                if signed and found is None:
+                    return refused(401, "sign in first")
+                if (
+                    request.method == "POST"
+                    and found is not None
+                    and request.headers.get("x-csrf-token") != found[1]
+                    and signed
+                ):
+                    return refused(403, "the page is out of date: reload it (CSRF token)")
+                return await handler(request, found[0] if found else None)
+            except (LobbyError, AccountError) as exc:
+                return refused(400, str(exc))
+            except DatabaseError as exc:
+                _log.error("%s", exc)
+                return refused(503, "the server's database is not answering: try again soon")
+
+        return guarded
+
+    def signed_in(person: Person, token: str, csrf: str) -> JSONResponse:
+        response = JSONResponse({"person": _person(person), "csrf": csrf})
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=30 * 24 * 3600,
+            httponly=True,
+            secure=secure,
+            samesite="lax",
+            path="/",
+        )
+        return response
+
+    # ------------------------------------------------------------------ people
+
+    async def me(request: Request, person: Person | None) -> Response:
+        found = await person_of(request)
+        return JSONResponse(
+            {
+                "person": _person(found[0]) if found else None,
+                "csrf": found[1] if found else None,
+                "rules": list(PRESETS),
+                "levels": list(LEVELS),
+                "lengths": list(MATCH_LENGTHS),
+                "languages": list(LANGUAGES),
+                "defaults": _defaults(),
+            }
+        )
+
+    async def sign_up(request: Request, person: Person | None) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise AccountError("send a name and a password")
+        if (refusal := limited("signup", client(request))) is not None:
+            return refusal
+        made = await asyncio.to_thread(accounts.sign_up, data.get("name"), data.get("password"))
+        return signed_in(made, *await asyncio.to_thread(accounts.open_session, made))
+
+    async def sign_in(request: Request, person: Person | None) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise AccountError("send a name and a password")
+        name = data.get("name")
+        key = f"name:{' '.join(name.split()).casefold()}" if isinstance(name, str) else "name:?"
+        for refusal in (limited("signin", client(request)), limited("signin-name", key)):
+            if refusal is not None:
+                return refusal
+        found = await asyncio.to_thread(accounts.sign_in, name, data.get("password"))
+        return signed_in(found, *await asyncio.to_thread(accounts.open_session, found))
+
+    async def guest(request: Request, person: Person | None) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise AccountError("send a name")
+        if (refusal := limited("guest", client(request))) is not None:
+            return refusal
+        made = await asyncio.to_thread(accounts.guest, data.get("name"))
+        return signed_in(made, *await asyncio.to_thread(accounts.open_session, made, 1))
+
+    async def sign_out(request: Request, person: Person | None) -> Response:
+        await asyncio.to_thread(accounts.close_session, request.cookies.get(COOKIE))
+        response = JSONResponse({"person": None})
+        response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+        return response
+
+    # ------------------------------------------------------------------ tables
+
+    def table_json(info: Any, person: Person | None) -> dict[str, Any]:
+        return {**info.to_json(), "mine": info.seat_of(person) if person else None}
+
+    async def tables(request: Request, person: Person | None) -> Response:
+        found = await asyncio.to_thread(rooms.listing, person)
+        return JSONResponse({"tables": [table_json(i, person) for i in found]})
+
+    async def create(request: Request, person: Person | None) -> Response:
+        assert person is not None
+        options = TableOptions.from_json(await read_json(request))
+        if (refusal := limited("create", f"person:{person.id}")) is not None:
+            return refusal
+        info = await asyncio.to_thread(rooms.create, person, options)
+        return JSONResponse({"table": table_json(info, person), "seat": 0})
+
+    async def one_table(request: Request, person: Person | None) -> Response:
+        # A private table's id is its link: knowing it is enough to look and watch.
+        info = await asyncio.to_thread(rooms.info, request.path_params["id"])
+        return JSONResponse({"table": table_json(info, person)})
+
+    async def sit(request: Request, person: Person | None) -> Response:
+        assert person is not None
+        data = await read_json(request)
+        seat = data.get("seat") if isinstance(data, dict) else None
+        table_id = request.path_params["id"]
+        chosen = await asyncio.to_thread(rooms.sit, person, table_id, seat)
+        await after_change(table_id)
+        info = await asyncio.to_thread(rooms.info, table_id)
+        return JSONResponse({"table": table_json(info, person), "seat": chosen})
+
+    async def leave(request: Request, person: Person | None) -> Response:
+        assert person is not None
+        table_id = request.path_params["id"]
+        await asyncio.to_thread(rooms.leave, person, table_id)
+        await after_change(table_id)
+        info = await asyncio.to_thread(rooms.info, table_id)
+        return JSONResponse({"table": table_json(info, person)})
+
+    async def start(request: Request, person: Person | None) -> Response:
+        assert person is not None
+        table_id = request.path_params["id"]
+        table = await asyncio.to_thread(rooms.start, person, table_id)
+        room_of(table).kick()
+        info = await asyncio.to_thread(rooms.info, table_id)
+        return JSONResponse({"table": table_json(info, person)})
+
+    async def play(request: Request, person: Person | None) -> Response:
+        """The seat's token of ``person`` at a table in play (their seat given back if a
+        computer played it), for the table page."""
+        assert person is not None
+        table_id = request.path_params["id"]
+        info = await asyncio.to_thread(rooms.info, table_id)
+        seat = info.seat_of(person)
+        if seat is None or info.status != "playing":
+            raise LobbyError("you have no seat at this table in play: you can watch it")
+        table = await asyncio.to_thread(rooms.open_table, table_id)
+        room = room_of(table)
+        async with room.lock:
+            await asyncio.to_thread(rooms.sit, person, table_id)
+        room.away.pop(seat, None)
+        await room.broadcast()
+        room.kick()
+        token = table.tokens[seat]
+        return JSONResponse({"token": token, "seat": seat, "url": f"/table#seat={token}"})
+
+    async def after_change(table_id: str) -> None:
+        room = online_rooms.get(table_id)
+        if room is not None:
+            await room.broadcast()
+            room.kick()
+
+    # ------------------------------------------------------------------ ratings
+
+    async def leaderboard(request: Request, person: Person | None) -> Response:
+        preset = request.query_params.get("rules", "house")
+        board = await asyncio.to_thread(rooms.leaderboard, preset)
+        return JSONResponse({"rules": preset, "leaderboard": board})
+
+    async def history(request: Request, person: Person | None) -> Response:
+        assert person is not None
+        found = await asyncio.to_thread(rooms.history, person)
+        ratings = {p: await asyncio.to_thread(rooms.rating, person, p) for p in PRESETS}
+        return JSONResponse({"person": _person(person), "history": found, "ratings": ratings})
+
+    # ------------------------------------------------------------------ pages
+
+    async def lobby_page(request: Request) -> Response:
+        if not host_ok(request):
+            return refused(400, "unknown host")
+        return FileResponse(ONLINE_STATIC / "lobby.html", headers={"Cache-Control": "no-store"})
+
+    async def table_page(request: Request) -> Response:
+        if not host_ok(request):
+            return refused(400, "unknown host")
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def texts(request: Request) -> Response:
+        chosen = request.query_params.get("lang", "en")
+        return JSONResponse(welcome_message(-1, chosen if chosen in LANGUAGES else "en"))
+
+    # ------------------------------------------------------------------ the WebSocket
+
+    async def socket_endpoint(socket: WebSocket) -> None:
+        if not host_ok(socket) or not origin_ok(socket):
+            await socket.close(code=4003)
+            return
+        await socket.accept()
+        try:
+            text = await asyncio.wait_for(socket.receive_text(), JOIN_SECONDS)
+            request = parse_request(text)
+            if not isinstance(request, (Join, Watch)):
+                raise ProtocolError("join or watch first")
+        except (asyncio.TimeoutError, ProtocolError, KeyError) as exc:
+            await socket.send_text(json.dumps(error_message(f"join first: {exc}")))
+            await socket.close(code=4002)
+            return
+        except WebSocketDisconnect:
+            return
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            if isinstance(request, Watch):
+                await watch(socket, request.table)
+            else:
+                await join(socket, request.token)
+
+    async def gone(socket: WebSocket, why: str) -> None:
+        await socket.send_text(json.dumps({**error_message(why), "gone": True}))
+        await socket.close(code=4004)
+
+    async def join(socket: WebSocket, token: str) -> None:
+        found = await person_of(socket)
+        here = None
+        for room in online_rooms.values():
+            seat = room.table.seat_of(token)
+            if seat is not None:
+                here = (room, seat)
+        if here is None or found is None:
+            await gone(socket, "this seat's link is old: open the table from the lobby again")
+            return
+        room, seat = here
+        table = room.table
+        info = await asyncio.to_thread(rooms.info, table.id)
+        if info.seats[seat].user_id != found[0].id:
+            await gone(socket, "this seat is someone else's")
+            return
+        if seat not in table.humans:  # a computer played it meanwhile: the person is back
+            async with room.lock:
+                await asyncio.to_thread(rooms.sit, found[0], table.id)
+        old = room.sockets.get(seat)
+        if old is not None:
+            with contextlib.suppress(RuntimeError, OSError):
+                await old.close(code=4000)
+        room.sockets[seat] = socket
+        room.empty_since = None
+        room.away.pop(seat, None)
+        table.connected.add(seat)
+        await room.send(seat, {**welcome_message(seat, table.lang), "analysis": False})
+        await room.broadcast()
+        room.kick()
+        try:
+            await serve_seat(socket, room, seat)
+        finally:
+            if room.leave(seat, socket):
+                await room.broadcast()
+
+    async def watch(socket: WebSocket, table_id: str) -> None:
+        try:
+            table = await asyncio.to_thread(rooms.open_table, table_id)
+        except LobbyError as exc:
+            await gone(socket, str(exc))
+            return
+        room = room_of(table)
+        room.watchers.add(socket)
+        room.empty_since = None
+        try:
+            await socket.send_text(
+                json.dumps({**welcome_message(-1, table.lang), "spectator": True})
+            )
+            await socket.send_text(json.dumps(table.spectator_state(), ensure_ascii=False))
+            flood = Flood()
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                wait = flood.delay()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                try:
+                    asked = parse_request(message.get("text") or message.get("bytes") or b"")
+                except ProtocolError as exc:
+                    await socket.send_text(json.dumps(error_message(str(exc))))
+                    continue
+                if isinstance(asked, Refresh):
+                    await socket.send_text(json.dumps(table.spectator_state(), ensure_ascii=False))
+                else:
+                    await socket.send_text(json.dumps(error_message("a spectator only watches")))
+        finally:
+            room.watchers.discard(socket)
+            if not room.sockets and not room.watchers:
+                room.empty_since = time.monotonic()
+
+    # ------------------------------------------------------------------ upkeep
+
+    async def sweep() -> None:
+        now = time.monotonic()
+        for table_id, room in list(online_rooms.items()):
+            table = room.table
+            for seat, since in list(room.away.items()):
+                if seat in room.sockets or seat not in table.humans:
+                    room.away.pop(seat, None)
+                elif now - since >= leave_seconds and not table.match.done:
+                    async with room.lock:
+                        handed = await asyncio.to_thread(rooms.hand_over, table_id, seat)
+                    if handed:
+                        room.away.pop(seat, None)
+                        await room.broadcast()
+                        room.kick()
+            if room.idle(now, idle_seconds) or table.closed:
+                del online_rooms[table_id]
+                await asyncio.to_thread(rooms.close_table, table_id)
+        for table_id in await asyncio.to_thread(rooms.orphans):
+            with contextlib.suppress(LobbyError):
+                room = room_of(await asyncio.to_thread(rooms.open_table, table_id))
+                room.kick()
+
+    async def upkeep() -> None:
+        beat = 0.0
+        while True:
+            await asyncio.sleep(sweep_seconds)
+            try:
+                if time.monotonic() - beat >= BEAT_SECONDS:
+                    await asyncio.to_thread(rooms.beat)
+                    beat = time.monotonic()
+                await sweep()
+            except Exception:  # a bug or the database away: logged, and the server goes on
+                _log.exception("the online server's upkeep failed")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.ensure_future(upkeep())
+        try:
+            yield
+        finally:
+            task.cancel()
+            for room in online_rooms.values():
+                for job in list(room.tasks):
+                    job.cancel()
+            await asyncio.to_thread(rooms.close)
+
+    routes = [
+        Route("/", lobby_page),
+        Route("/table", table_page),
+        Route("/api/texts", texts),
+        Route("/api/me", endpoint(me, signed=False)),
+        Route("/api/signup", endpoint(sign_up, signed=False), methods=["POST"]),
+        Route("/api/signin", endpoint(sign_in, signed=False), methods=["POST"]),
+        Route("/api/guest", endpoint(guest, signed=False), methods=["POST"]),
+        Route("/api/signout", endpoint(sign_out, signed=False), methods=["POST"]),
+        Route("/api/tables", endpoint(tables, signed=False)),
+        Route("/api/tables", endpoint(create), methods=["POST"]),
+        Route("/api/tables/{id}", endpoint(one_table, signed=False)),
+        Route("/api/tables/{id}/sit", endpoint(sit), methods=["POST"]),
+        Route("/api/tables/{id}/leave", endpoint(leave), methods=["POST"]),
+        Route("/api/tables/{id}/start", endpoint(start), methods=["POST"]),
+        Route("/api/tables/{id}/play", endpoint(play), methods=["POST"]),
+        Route("/api/leaderboard", endpoint(leaderboard, signed=False)),
+        Route("/api/history", endpoint(history)),
+        WebSocketRoute("/ws", socket_endpoint),
+        Mount("/static/online", StaticFiles(directory=ONLINE_STATIC), name="online"),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[_headers_middleware()])
+
+
+def default_limits() -> dict[str, Limiter]:
+    """The rate limits of the online server: per address, sign-ins (10 a minute) and
+    sign-ups and guests (5 a minute); per name, sign-ins (5 a minute, against guessing one
+    person's password from many addresses); per person, new tables (6 a minute)."""
+    return {
+        "signin": Limiter(per_minute=10, burst=10),
+        "signin-name": Limiter(per_minute=5, burst=5),
+        "signup": Limiter(per_minute=5, burst=5),
+        "guest": Limiter(per_minute=5, burst=5),
+        "create": Limiter(per_minute=6, burst=6),
+    }
+
+
+def _person(person: Person) -> dict[str, Any]:
+    return {"id": person.id, "name": person.name, "kind": person.kind}
+
+
+def _defaults() -> dict[str, Any]:
+    options = TableOptions()
+    return {
+        "rules": options.rules,
+        "deals": options.deals,
+        "level": options.level,
+        "lang": options.lang,
+        "private": options.private,
+        "pace": options.pace,
+    }
+
+
+_SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+]
+
+
+def _headers_middleware() -> Any:
+    from starlette.middleware import Middleware
+
+    class SecurityHeaders:
+        """Every response says: no sniffing its type, no framing, no Referer, and the
+        page's content only from this server (a user's text can't run as a script even if
+        a page wrote it unescaped)."""
+
+        def __init__(self, app: ASGIApp) -> None:
+            self.app = app
+
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await self.app(scope, receive, send)
+                return
+
+            async def sending(message: Any) -> None:
+                if message["type"] == "http.response.start":
+                    message.setdefault("headers", [])
+                    message["headers"] = list(message["headers"]) + _SECURITY_HEADERS
+                await send(message)
+
+            await self.app(scope, receive, sending)
+
+    return Middleware(SecurityHeaders)

@@ -1,0 +1,78 @@
+"""Running the online server, ``ts358 serve --public``: the database opened and migrated,
+the socket bound (one clear line if either fails), then uvicorn serving
+:func:`ts358.online.app.create_public_app` until Ctrl-C, SIGTERM or SIGHUP; every table of
+this process is saved and let go on the way out (its save is in the database all along)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
+
+from ts358.online.accounts import Accounts
+from ts358.online.db import Database, DatabaseError, default_url
+from ts358.online.rooms import Rooms
+from ts358.web.server import ServeError, bind, public_url, server_config, stoppable_server
+
+__all__ = ["serve_public"]
+
+
+def serve_public(
+    host: str = "127.0.0.1",
+    port: int = 8358,
+    *,
+    db_url: str | None = None,
+    url: str | None = None,
+    hosts: Iterable[str] = (),
+    forwarded_allow_ips: str | None = None,
+    echo: Callable[[str], None] = print,
+) -> int | None:
+    """Serve the online lobby on ``host``:``port`` until stopped.
+
+    Args:
+        db_url: the database (default: SQLite in the user data directory,
+            :func:`~ts358.online.db.default_url`).
+        url: the address people reach the server at (``https://358.example.org`` behind a
+            proxy; default: this socket's own address).
+        hosts: more host names requests may name.
+        forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and
+            ``X-Forwarded-Proto`` are believed (uvicorn's option; the rate limits count
+            the address they give).
+        echo: gets the address.
+
+    Returns the number of the signal that stopped it, if one did; ServeError (one line) if
+    it can't start.
+    """
+    from ts358.online.app import create_public_app
+
+    try:
+        db = Database(db_url or default_url())
+        db.migrate()
+    except DatabaseError as exc:
+        raise ServeError(str(exc)) from None
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    address = url or public_url(host, port)
+    if urlsplit(address).scheme not in ("http", "https") or not urlsplit(address).hostname:
+        sock.close()
+        raise ServeError(f"--url {address!r}: not an address (http://... or https://...)")
+    accounts = Accounts(db)
+    rooms = Rooms(db, accounts)
+    local = ("127.0.0.1", "localhost", "::1") if host in ("127.0.0.1", "localhost", "::1") else ()
+    app = create_public_app(
+        rooms, accounts, public_url=address.rstrip("/"), hosts=(*hosts, *local, host)
+    )
+    options = {}
+    if forwarded_allow_ips:
+        options = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips}
+    server = stoppable_server(server_config(app, **options))
+    echo(
+        f"ts358 serve --public: the lobby is at {address.rstrip('/')}/ (database "
+        f"{db.url.render_as_string(hide_password=True)}; Ctrl-C stops)"
+    )
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        db.close()
+    stopped: int | None = server.stopped_by
+    return stopped

@@ -27,9 +27,18 @@ def person_decision(table, seat: int):
 
 def play(table, until_decisions: int | None = None) -> None:
     """Play ``table`` (people by :func:`person_decision`, computers by their players) to the
-    end of the match, or until the match has ``until_decisions`` decisions."""
+    end of the match, or until it has ``until_decisions`` decisions and a person's is due
+    (when the save holds every decision made: the computers' are saved with the next
+    person's)."""
     while not table.match.done:
-        if until_decisions is not None and len(table.match.snapshot().decisions) >= until_decisions:
+        pending = table.match.pending()
+        if (
+            until_decisions is not None
+            and len(table.match.snapshot().decisions) >= until_decisions
+            and not table.waiting
+            and pending is not None
+            and pending.seat in table.humans
+        ):
             return
         pending = table.computer_due()
         if pending is not None:

@@ -43,6 +43,7 @@ __all__ = [
     "WorkerLost",
     "chunk_ranges",
     "cluster_workers",
+    "connect",
     "default_workers",
     "run_chunks",
     "task_slots",
@@ -96,7 +97,9 @@ def _dask() -> Any:
     return distributed
 
 
-def _connect(scheduler: str) -> Any:
+def connect(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler``; SchedulerUnreachable (one line) if
+    it can't be reached, MissingExtra without Dask."""
     distributed = _dask()
     try:
         return distributed.Client(scheduler, timeout="10s", set_as_default=False)
@@ -109,7 +112,7 @@ def _connect(scheduler: str) -> Any:
 
 def cluster_workers(scheduler: str) -> int:
     """How many task slots (worker threads) the cluster at ``scheduler`` has now."""
-    client = _connect(scheduler)
+    client = connect(scheduler)
     try:
         return max(1, int(sum(client.nthreads().values())))
     finally:
@@ -249,7 +252,7 @@ def _run_dask(
     on_done: Callable[[int, R], None] | None,
 ) -> list[R]:
     distributed = _dask()
-    client = _connect(scheduler)
+    client = connect(scheduler)
     try:
         run = uuid.uuid4().hex[:12]
         name = getattr(fn, "__name__", "task")

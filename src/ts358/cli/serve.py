@@ -12,7 +12,7 @@ import typer
 from ts358._input import quote
 from ts358.bots.spec import BOT_PREFIX, parse_seat
 from ts358.cli.app import CommandError, app
-from ts358.cli.options import whole_number
+from ts358.cli.options import scheduler_address, whole_number
 from ts358.players import LEVELS
 
 REMOTE = "remote"  # ts358.web.lobby.REMOTE, without importing the web extra
@@ -58,6 +58,14 @@ def _bot(text: str) -> str:
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     return f"{name}={spec}"
+
+
+def _thinking(text: str) -> str:
+    """Where the computer players think: processes or threads."""
+    key = text.strip().lower()
+    if key not in ("processes", "threads"):
+        raise typer.BadParameter(f"processes or threads, not {quote(text)}")
+    return key
 
 
 @app.command("serve", help=SERVE_HELP, short_help="The card table in a browser (--open).")
@@ -125,6 +133,26 @@ def serve_command(
             help="With --public: the proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1.",
         ),
     ] = None,
+    thinking: Annotated[
+        str,
+        typer.Option(
+            "--thinking",
+            metavar="WHERE",
+            parser=_thinking,
+            help="With --public: where the computer players think: processes (a pool of "
+            "this machine's cores, off the web process) or threads (the server's own).",
+        ),
+    ] = "processes",
+    scheduler: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            parser=scheduler_address,
+            help="With --public: the computer players think on this Dask cluster, e.g. "
+            "tcp://10.0.0.5:8786 (each worker needs ts358 installed).",
+        ),
+    ] = None,
 ) -> None:
     needed = (*_NEEDED, *_NEEDED_ONLINE) if public else _NEEDED
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
@@ -134,8 +162,10 @@ def serve_command(
             f"ts358 serve{' --public' if public else ''} needs the {extra} extra "
             f'({", ".join(missing)} missing): pip install "ts358[{extra}]"'
         )
-    if not public and (db or url or forwarded_allow_ips):
-        raise CommandError("--db, --url and --forwarded-allow-ips go with --public")
+    if not public and (db or url or forwarded_allow_ips or scheduler or thinking != "processes"):
+        raise CommandError(
+            "--db, --url, --forwarded-allow-ips, --thinking and --scheduler go with --public"
+        )
     if public and (bots or open_browser):
         raise CommandError("--bot and --open are for the table on this computer, not --public")
     from ts358.web.server import ServeError, serve
@@ -151,6 +181,8 @@ def serve_command(
                 db_url=db,
                 url=url,
                 forwarded_allow_ips=forwarded_allow_ips,
+                thinking=thinking,
+                scheduler=scheduler,
                 echo=typer.echo,
             )
         else:

@@ -38,10 +38,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ts358._input import InputError, parse_json
 from ts358.analysis.hints import HintService
+from ts358.deal import Answer, Pending
 from ts358.online.accounts import AccountError, Accounts, Person
 from ts358.online.db import DatabaseError
 from ts358.online.limits import Limiter
 from ts358.online.rooms import BEAT_SECONDS, LobbyError, OnlineTable, Rooms, TableOptions
+from ts358.online.thinking import Thinkers
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, PRESETS
 from ts358.table.texts import LANGUAGES, t
@@ -81,11 +83,29 @@ class OnlineRoom(Room):
     """A table in play on the online server: the browser table's room with spectators and
     the time each person's seat has been left."""
 
-    def __init__(self, table: OnlineTable, workers: Workers, hints: HintService) -> None:
+    def __init__(
+        self,
+        table: OnlineTable,
+        workers: Workers,
+        hints: HintService,
+        thinkers: Thinkers | None = None,
+    ) -> None:
         super().__init__(table, workers, hints)
         self.table: OnlineTable = table
+        self.thinkers = thinkers
         self.watchers: set[WebSocket] = set()
         self.away: dict[int, float] = {s: time.monotonic() for s in table.humans}
+
+    async def think(self, pending: Pending) -> Answer:
+        """The computer player's answer, from the thinking processes (or Dask) when the
+        server has them."""
+        seat = self.table.computers.get(pending.seat)
+        job = None
+        if self.thinkers is not None and seat is not None:
+            job = self.thinkers.job(seat, pending, self.table.step)
+        if job is None:
+            return await super().think(pending)
+        return await self.thinkers.think(job)  # type: ignore[union-attr]
 
     async def broadcast(self) -> None:
         await super().broadcast()
@@ -126,6 +146,7 @@ def create_public_app(
     public_url: str = "http://127.0.0.1:8358",
     hosts: Iterable[str] = (),
     workers: Workers | None = None,
+    thinkers: Thinkers | None = None,
     leave_seconds: float = LEAVE_SECONDS,
     idle_seconds: float = IDLE_SECONDS,
     sweep_seconds: float = 5.0,
@@ -142,6 +163,9 @@ def create_public_app(
         hosts: other host names requests may name (the ``Host`` header), beside the public
             URL's.
         workers: the threads of the computer players (default: pools for this machine).
+        thinkers: where the computer players think (:class:`~ts358.online.thinking.
+            Thinkers`: worker processes or Dask; closed with the app); None: on
+            ``workers``' threads.
         leave_seconds: a person away this long has a computer play their seat.
         idle_seconds: a table nobody is connected to leaves memory after this long.
         sweep_seconds: how often the tables are looked at for those two.
@@ -159,7 +183,7 @@ def create_public_app(
     def room_of(table: OnlineTable) -> OnlineRoom:
         room = online_rooms.get(table.id)
         if room is None or room.table is not table:
-            room = online_rooms[table.id] = OnlineRoom(table, pools, hints)
+            room = online_rooms[table.id] = OnlineRoom(table, pools, hints, thinkers)
         return room
 
     # ------------------------------------------------------------------ checks
@@ -563,6 +587,8 @@ def create_public_app(
                 for job in list(room.tasks):
                     job.cancel()
             await asyncio.to_thread(rooms.close)
+            if thinkers is not None:
+                thinkers.close()
 
     routes = [
         Route("/", lobby_page),

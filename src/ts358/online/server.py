@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from ts358.online.accounts import Accounts
 from ts358.online.db import Database, DatabaseError, default_url
 from ts358.online.rooms import Rooms
+from ts358.online.thinking import Thinkers
 from ts358.web.server import ServeError, bind, public_url, server_config, stoppable_server
 
 __all__ = ["serve_public"]
@@ -24,6 +25,8 @@ def serve_public(
     url: str | None = None,
     hosts: Iterable[str] = (),
     forwarded_allow_ips: str | None = None,
+    thinking: str = "processes",
+    scheduler: str | None = None,
     echo: Callable[[str], None] = print,
 ) -> int | None:
     """Serve the online lobby on ``host``:``port`` until stopped.
@@ -37,6 +40,9 @@ def serve_public(
         forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and
             ``X-Forwarded-Proto`` are believed (uvicorn's option; the rate limits count
             the address they give).
+        thinking: where the computer players think: ``processes`` (a pool of this
+            machine's cores) or ``threads`` (the server's own, as ``ts358 serve``).
+        scheduler: a Dask scheduler's address: the computer players think on its cluster.
         echo: gets the address.
 
     Returns the number of the signal that stopped it, if one did; ServeError (one line) if
@@ -58,8 +64,15 @@ def serve_public(
     accounts = Accounts(db)
     rooms = Rooms(db, accounts)
     local = ("127.0.0.1", "localhost", "::1") if host in ("127.0.0.1", "localhost", "::1") else ()
+    thinkers = (
+        None if thinking == "threads" and not scheduler else Thinkers(thinking, scheduler=scheduler)
+    )
     app = create_public_app(
-        rooms, accounts, public_url=address.rstrip("/"), hosts=(*hosts, *local, host)
+        rooms,
+        accounts,
+        public_url=address.rstrip("/"),
+        hosts=(*hosts, *local, host),
+        thinkers=thinkers,
     )
     options = {}
     if forwarded_allow_ips:

@@ -139,6 +139,16 @@ class SamplingPlayer(Player):
         self._solvers = [_core358.Solver(tt_mb, check_every=check) for _ in range(threads)]
         self._rule_of_thumb = HeuristicPlayer()
 
+    def reseed(self, key: str) -> None:
+        """Before each decision at a table: the solvers' tables are emptied (in constant
+        time), so that what the node budget reaches depends on this decision alone, not on
+        what earlier decisions left in them: a match resumed, or a decision made in another
+        process (:mod:`ts358.online.thinking`), goes on exactly as in the player that made
+        the earlier ones. The random choices need no seed: they are drawn from the seed and
+        the view (:meth:`_rng`)."""
+        for solver in self._solvers:
+            solver.clear()
+
     # ------------------------------------------------------------------ helpers
 
     def _rng(self, view: SeatView) -> random.Random:

@@ -45,10 +45,15 @@ class ComputerSeat:
     ) -> None:
         self.seed = player_seed(seed, seat)
         self.seat = seat
+        # The level's name when it is one (a player made elsewhere from it decides alike:
+        # ts358.online.thinking), and the threads its searches use (its decisions depend on
+        # their number).
+        self.level = level if isinstance(level, str) else None
+        self.threads = default_threads()
         self.player = (
             level
             if isinstance(level, Player)
-            else make_seat(level, self.seed, threads=default_threads(), seconds=bot_seconds)
+            else make_seat(level, self.seed, threads=self.threads, seconds=bot_seconds)
         )
         self._told = 0  # the bot's faults said so far
 

@@ -43,7 +43,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ts358._input import InputError, parse_json
 from ts358.analysis.hints import HintService
-from ts358.deal import DealResult
+from ts358.deal import Answer, DealResult, Pending
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, PRESETS
 from ts358.table.saves import WriteError
@@ -214,7 +214,7 @@ class Room:
                     pending = table.computer_due()
                 if pending is None:
                     return
-                answer = await self.workers.players.run(table.think, pending)
+                answer = await self.think(pending)
                 wait = table.pace - (time.monotonic() - self._changed)
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -230,6 +230,10 @@ class Room:
         except Exception:  # a bug: said, not lost in a task nobody awaits
             _log.exception("the computer players stopped")
             await self.tell_all(_INTERNAL)
+
+    async def think(self, pending: Pending) -> Answer:
+        """The computer player's answer to ``pending``, from a worker thread."""
+        return await self.workers.players.run(self.table.think, pending)
 
     async def after(self, result: DealResult | None) -> None:
         """After a change: every seat's state, and the analysis of a deal just finished."""

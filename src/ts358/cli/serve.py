@@ -153,6 +153,16 @@ def serve_command(
             "tcp://10.0.0.5:8786 (each worker needs ts358 installed).",
         ),
     ] = None,
+    redis: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="With --public: the Redis shared by several server processes of one "
+            "database (e.g. redis://127.0.0.1:6379/0): any of them serves the lobby, and a "
+            "seat reaches its table through whichever process plays it.",
+        ),
+    ] = None,
 ) -> None:
     needed = (*_NEEDED, *_NEEDED_ONLINE) if public else _NEEDED
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
@@ -162,9 +172,12 @@ def serve_command(
             f"ts358 serve{' --public' if public else ''} needs the {extra} extra "
             f'({", ".join(missing)} missing): pip install "ts358[{extra}]"'
         )
-    if not public and (db or url or forwarded_allow_ips or scheduler or thinking != "processes"):
+    if not public and (
+        db or url or forwarded_allow_ips or scheduler or redis or thinking != "processes"
+    ):
         raise CommandError(
-            "--db, --url, --forwarded-allow-ips, --thinking and --scheduler go with --public"
+            "--db, --url, --forwarded-allow-ips, --thinking, --scheduler and --redis go with "
+            "--public"
         )
     if public and (bots or open_browser):
         raise CommandError("--bot and --open are for the table on this computer, not --public")
@@ -183,6 +196,7 @@ def serve_command(
                 forwarded_allow_ips=forwarded_allow_ips,
                 thinking=thinking,
                 scheduler=scheduler,
+                redis_url=redis,
                 echo=typer.echo,
             )
         else:

@@ -40,12 +40,14 @@ from ts358._input import InputError, parse_json
 from ts358.analysis.hints import HintService
 from ts358.deal import Answer, Pending
 from ts358.online.accounts import AccountError, Accounts, Person
+from ts358.online.bus import LOBBY, Bus, RemoteSocket, new_connection, table_channel
 from ts358.online.db import DatabaseError
 from ts358.online.limits import Limiter
 from ts358.online.rooms import BEAT_SECONDS, LobbyError, OnlineTable, Rooms, TableOptions
 from ts358.online.thinking import Thinkers
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, PRESETS
+from ts358.table.saves import WriteError
 from ts358.table.texts import LANGUAGES, t
 from ts358.web.app import BODY_SECONDS, JOIN_SECONDS, STATIC, Flood, Room, serve_seat
 from ts358.web.messages import error_message, welcome_message
@@ -72,6 +74,11 @@ COOKIE = "ts358_session"
 LEAVE_SECONDS = 60.0
 """How long a person's seat waits for them (a reload, a lost network) before a computer
 player plays it for them."""
+RELAY_ANSWER_SECONDS = 10.0
+"""How long a relayed connection waits for the table's process to answer its join."""
+RELAY_BEAT_SECONDS = 5.0
+"""How often a relayed connection tells the table's process that it is there (three
+missed: it is gone)."""
 IDLE_SECONDS = 60.0
 """How long a table in play stays in memory with nobody connected (its save is in the
 database; it is opened again when someone comes)."""
@@ -151,6 +158,7 @@ def create_public_app(
     idle_seconds: float = IDLE_SECONDS,
     sweep_seconds: float = 5.0,
     limits: dict[str, Limiter] | None = None,
+    bus: Bus | None = None,
 ) -> Starlette:
     """The online server's application over ``rooms`` and ``accounts``.
 
@@ -171,6 +179,9 @@ def create_public_app(
         sweep_seconds: how often the tables are looked at for those two.
         limits: the rate limits, by name (``signin``, ``signin-name``, ``signup``,
             ``guest``, ``create``); default: :func:`default_limits`.
+        bus: Redis, shared with the other server processes of the same database: a seat
+            whose table another process plays is relayed to it (:mod:`ts358.online.bus`);
+            None: one process alone.
     """
     origin = _origin(public_url)
     secure = urlsplit(public_url).scheme == "https"
@@ -388,22 +399,39 @@ def create_public_app(
 
     async def play(request: Request, person: Person | None) -> Response:
         """The seat's token of ``person`` at a table in play (their seat given back if a
-        computer played it), for the table page."""
+        computer played it), for the table page; the table may be played by another
+        process, which the page's connection then reaches through the bus."""
         assert person is not None
         table_id = request.path_params["id"]
         info = await asyncio.to_thread(rooms.info, table_id)
         seat = info.seat_of(person)
         if seat is None or info.status != "playing":
             raise LobbyError("you have no seat at this table in play: you can watch it")
-        table = await asyncio.to_thread(rooms.open_table, table_id)
-        room = room_of(table)
-        async with room.lock:
+        table = await local_table(table_id)
+        if table is None:  # played by another process: the seat is given back there
             await asyncio.to_thread(rooms.sit, person, table_id)
-        room.away.pop(seat, None)
-        await room.broadcast()
-        room.kick()
-        token = table.tokens[seat]
+        else:
+            room = room_of(table)
+            async with room.lock:
+                await asyncio.to_thread(rooms.sit, person, table_id)
+            room.away.pop(seat, None)
+            await room.broadcast()
+            room.kick()
+        token = await asyncio.to_thread(rooms.seat_token, table_id, seat)
         return JSONResponse({"token": token, "seat": seat, "url": f"/table#seat={token}"})
+
+    async def local_table(table_id: str) -> OnlineTable | None:
+        """The table in this process (opened here if no live process plays it), or None
+        when another live process plays it and the bus can reach it; LobbyError if the
+        table is not in play, or is played elsewhere and there is no bus."""
+        if table_id in rooms.tables:
+            return rooms.tables[table_id]
+        owner = await asyncio.to_thread(rooms.owner, table_id)
+        if owner is not None and owner != rooms.process:
+            if bus is None:
+                raise LobbyError(f"table {table_id} is played by another server ({owner})")
+            return None
+        return await asyncio.to_thread(rooms.open_table, table_id)
 
     async def after_change(table_id: str) -> None:
         room = online_rooms.get(table_id)
@@ -470,54 +498,62 @@ def create_public_app(
 
     async def join(socket: WebSocket, token: str) -> None:
         found = await person_of(socket)
-        here = None
-        for room in online_rooms.values():
-            seat = room.table.seat_of(token)
-            if seat is not None:
-                here = (room, seat)
-        if here is None or found is None:
+        seat_of = await asyncio.to_thread(rooms.find_seat, token)
+        if seat_of is None or found is None:
             await gone(socket, "this seat's link is old: open the table from the lobby again")
             return
-        room, seat = here
-        table = room.table
-        info = await asyncio.to_thread(rooms.info, table.id)
-        if info.seats[seat].user_id != found[0].id:
+        table_id, seat, user_id = seat_of
+        if user_id != found[0].id:
             await gone(socket, "this seat is someone else's")
             return
+        try:
+            table = await local_table(table_id)
+        except LobbyError as exc:
+            await gone(socket, str(exc))
+            return
+        if table is None:
+            await relay(socket, table_id, seat)
+            return
+        room = room_of(table)
         if seat not in table.humans:  # a computer played it meanwhile: the person is back
             async with room.lock:
                 await asyncio.to_thread(rooms.sit, found[0], table.id)
+        await attach(room, seat, socket)
+        try:
+            await serve_seat(socket, room, seat)
+        finally:
+            await detach(room, seat, socket)
+
+    async def attach(room: OnlineRoom, seat: int, socket: Any) -> None:
+        """``socket`` (a browser's here, or one on another process) is ``seat``'s now."""
         old = room.sockets.get(seat)
-        if old is not None:
+        if old is not None and old is not socket:
             with contextlib.suppress(RuntimeError, OSError):
                 await old.close(code=4000)
         room.sockets[seat] = socket
         room.empty_since = None
         room.away.pop(seat, None)
-        table.connected.add(seat)
-        await room.send(seat, {**welcome_message(seat, table.lang), "analysis": False})
+        room.table.connected.add(seat)
+        await room.send(seat, {**welcome_message(seat, room.table.lang), "analysis": False})
         await room.broadcast()
         room.kick()
-        try:
-            await serve_seat(socket, room, seat)
-        finally:
-            if room.leave(seat, socket):
-                await room.broadcast()
+
+    async def detach(room: OnlineRoom, seat: int, socket: Any) -> None:
+        if room.leave(seat, socket):
+            await room.broadcast()
 
     async def watch(socket: WebSocket, table_id: str) -> None:
         try:
-            table = await asyncio.to_thread(rooms.open_table, table_id)
+            table = await local_table(table_id)
         except LobbyError as exc:
             await gone(socket, str(exc))
             return
+        if table is None:
+            await relay(socket, table_id, None)
+            return
         room = room_of(table)
-        room.watchers.add(socket)
-        room.empty_since = None
+        await start_watching(room, socket)
         try:
-            await socket.send_text(
-                json.dumps({**welcome_message(-1, table.lang), "spectator": True})
-            )
-            await socket.send_text(json.dumps(table.spectator_state(), ensure_ascii=False))
             flood = Flood()
             while True:
                 message = await socket.receive()
@@ -526,24 +562,176 @@ def create_public_app(
                 wait = flood.delay()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                try:
-                    asked = parse_request(message.get("text") or message.get("bytes") or b"")
-                except ProtocolError as exc:
-                    await socket.send_text(json.dumps(error_message(str(exc))))
-                    continue
-                if isinstance(asked, Refresh):
-                    await socket.send_text(json.dumps(table.spectator_state(), ensure_ascii=False))
-                else:
-                    await socket.send_text(json.dumps(error_message("a spectator only watches")))
+                await watcher_said(room, socket, message.get("text") or message.get("bytes") or b"")
         finally:
-            room.watchers.discard(socket)
-            if not room.sockets and not room.watchers:
-                room.empty_since = time.monotonic()
+            stop_watching(room, socket)
+
+    async def start_watching(room: OnlineRoom, socket: Any) -> None:
+        room.watchers.add(socket)
+        room.empty_since = None
+        await socket.send_text(
+            json.dumps({**welcome_message(-1, room.table.lang), "spectator": True})
+        )
+        await socket.send_text(json.dumps(room.table.spectator_state(), ensure_ascii=False))
+
+    async def watcher_said(room: OnlineRoom, socket: Any, text: str | bytes) -> None:
+        try:
+            asked = parse_request(text)
+        except ProtocolError as exc:
+            await socket.send_text(json.dumps(error_message(str(exc))))
+            return
+        if isinstance(asked, Refresh):
+            await socket.send_text(json.dumps(room.table.spectator_state(), ensure_ascii=False))
+        else:
+            await socket.send_text(json.dumps(error_message("a spectator only watches")))
+
+    def stop_watching(room: OnlineRoom, socket: Any) -> None:
+        room.watchers.discard(socket)
+        if not room.sockets and not room.watchers:
+            room.empty_since = time.monotonic()
+
+    # ------------------------------------------------------------------ other processes
+
+    remotes: dict[str, tuple[str, int | None, RemoteSocket, asyncio.Queue[Any]]] = {}
+
+    async def relay(socket: WebSocket, table_id: str, seat: int | None) -> None:
+        """Carry a browser's connection to the process that plays its table, and back,
+        until either side goes or that process stops answering (the browser then
+        reconnects, and the table is opened where it can be)."""
+        assert bus is not None
+        connection = new_connection()
+        async with bus.connection(connection) as inbox:
+            hello = {"connection": connection, "kind": "join" if seat is not None else "watch"}
+            await bus.apublish(table_channel(table_id), {**hello, "seat": seat})
+            heard = asyncio.Event()
+
+            async def down() -> None:
+                async for message in inbox:
+                    heard.set()
+                    if "close" in message:
+                        await socket.close(code=int(message["close"]))
+                        return
+                    await socket.send_text(str(message.get("text", "")))
+
+            async def up() -> None:
+                flood = Flood()
+                while True:
+                    message = await socket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    wait = flood.delay()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    text = message.get("text")
+                    if text is None:
+                        text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                    await bus.apublish(
+                        table_channel(table_id),
+                        {"connection": connection, "kind": "message", "seat": seat, "text": text},
+                    )
+
+            async def alive() -> None:
+                try:
+                    await asyncio.wait_for(heard.wait(), RELAY_ANSWER_SECONDS)
+                except asyncio.TimeoutError:
+                    return  # nobody plays the table any more: reconnect
+                while True:
+                    await asyncio.sleep(RELAY_BEAT_SECONDS)
+                    owner = await asyncio.to_thread(rooms.owner, table_id)
+                    if owner is None:
+                        return
+                    await bus.apublish(
+                        table_channel(table_id),
+                        {"connection": connection, "kind": "alive", "seat": seat},
+                    )
+
+            tasks = [asyncio.ensure_future(job()) for job in (down, up, alive)]
+            try:
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await bus.apublish(
+                    table_channel(table_id),
+                    {"connection": connection, "kind": "leave", "seat": seat},
+                )
+                with contextlib.suppress(RuntimeError, OSError):
+                    await socket.close(code=4005)  # the page reconnects
+
+    async def from_bus(channel: str, data: dict[str, Any]) -> None:
+        """A message of another process: a lobby change, or a connection at one of this
+        process's tables."""
+        if channel == LOBBY:
+            table_id = data.get("table")
+            room = online_rooms.get(table_id) if isinstance(table_id, str) else None
+            if room is not None and await asyncio.to_thread(rooms.sync_seats, room.table.id):
+                await room.broadcast()
+                room.kick()
+            return
+        table_id = channel.split(":")[2]
+        connection = data.get("connection")
+        table = rooms.tables.get(table_id)
+        if table is None or not isinstance(connection, str):
+            return
+        room = room_of(table)
+        kind, seat = data.get("kind"), data.get("seat")
+        if kind in ("join", "watch"):
+            remote = RemoteSocket(bus, connection)  # type: ignore[arg-type]
+            inbox: asyncio.Queue[Any] = asyncio.Queue()
+            remotes[connection] = (table_id, seat, remote, inbox)
+            room.spawn(serve_remote(room, connection))
+        elif connection in remotes:
+            remotes[connection][2].heard = time.monotonic()
+            await remotes[connection][3].put(data)
+
+    async def serve_remote(room: OnlineRoom, connection: str) -> None:
+        """One connection of another process at ``room``'s table, its messages in order."""
+        table_id, seat, remote, inbox = remotes[connection]
+        try:
+            if seat is None:
+                await start_watching(room, remote)
+            else:
+                if not isinstance(seat, int) or seat not in room.table.tokens:
+                    await remote.close(4004)
+                    return
+                await asyncio.to_thread(rooms.sync_seats, table_id)
+                await attach(room, seat, remote)
+            lang = room.table.lang
+            while True:
+                data = await inbox.get()
+                if data.get("kind") == "leave":
+                    return
+                if data.get("kind") != "message":
+                    continue
+                text = str(data.get("text", ""))
+                if seat is None:
+                    await watcher_said(room, remote, text)
+                    continue
+                current: Any = room.sockets.get(seat)
+                if current is not remote:
+                    return  # the seat was opened again elsewhere
+                try:
+                    await room.handle(seat, parse_request(text))
+                except ProtocolError as exc:
+                    await room.send(
+                        seat, error_message(t("web.bad_message", lang, reason=str(exc)))
+                    )
+                except (DecisionRefused, WriteError) as exc:
+                    await room.send(seat, error_message(str(exc)))
+        finally:
+            remotes.pop(connection, None)
+            if seat is None:
+                stop_watching(room, remote)
+            else:
+                await detach(room, seat, remote)
 
     # ------------------------------------------------------------------ upkeep
 
     async def sweep() -> None:
         now = time.monotonic()
+        for _, _, remote, inbox in list(remotes.values()):
+            if now - remote.heard > 3 * RELAY_BEAT_SECONDS:
+                await inbox.put({"kind": "leave"})  # its process has gone silent
         for table_id, room in list(online_rooms.items()):
             table = room.table
             for seat, since in list(room.away.items()):
@@ -579,10 +767,13 @@ def create_public_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.ensure_future(upkeep())
+        listening = asyncio.ensure_future(bus.listen(from_bus)) if bus is not None else None
         try:
             yield
         finally:
             task.cancel()
+            if listening is not None:
+                listening.cancel()
             for room in online_rooms.values():
                 for job in list(room.tasks):
                     job.cancel()

@@ -439,6 +439,9 @@ class Rooms:
                 session.add(
                     SeatRow(table_id=table_id, seat=seat, user_id=computer.id, present=True)
                 )
+            for found in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)):
+                if found.user_id != computer.id:
+                    found.token = secrets.token_urlsafe(24)
             row.status = "playing"
             row.process = self.process
             row.beat = now()
@@ -469,9 +472,63 @@ class Rooms:
             table = OnlineTable(table_id, saved, people, self._keeper(table_id))
         except WriteError as exc:
             raise LobbyError(str(exc)) from None
+        with self.db.session() as session:
+            rows = session.scalars(select(SeatRow).where(SeatRow.table_id == table_id))
+            table.tokens = {row.seat: row.token for row in rows if row.token is not None}
         with self._lock:
             self.tables[table_id] = table
         return table
+
+    def find_seat(self, token: str) -> tuple[str, int, int] | None:
+        """The table, seat and person a seat's token opens, or None."""
+        if not isinstance(token, str) or not 0 < len(token) <= 64:
+            return None
+        with self.db.session() as session:
+            row = session.scalar(select(SeatRow).where(SeatRow.token == token))
+            return (row.table_id, row.seat, row.user_id) if row is not None else None
+
+    def seat_token(self, table_id: str, seat: int) -> str | None:
+        """The token of a person's seat at a table in play."""
+        with self.db.session() as session:
+            row = session.get(SeatRow, (table_id, seat))
+            return row.token if row is not None else None
+
+    def owner(self, table_id: str) -> str | None:
+        """The live process that plays ``table_id``, or None (nobody, or a process that has
+        been silent too long or has ended on this machine: the table may be opened here)."""
+        with self.db.session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None or row.status != "playing" or not row.process:
+                return None
+            beat = row.beat
+            process = row.process
+        if beat is not None and beat.tzinfo is None:  # SQLite gives it back without its zone
+            beat = beat.replace(tzinfo=now().tzinfo)
+        if beat is None or beat < now() - _seconds(STALE_SECONDS) or _dead_here(process):
+            return None
+        return process
+
+    def sync_seats(self, table_id: str) -> bool:
+        """Bring the seats of ``table_id``, if this process plays it, in line with the
+        database (another process took a person's leave or return); whether one changed."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return False
+        computer = self.accounts.computer(self.info(table_id).level).id
+        with self.db.session() as session:
+            rows = session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)).all()
+        changed = False
+        with self._lock:
+            for row in rows:
+                if row.user_id == computer:
+                    continue
+                if row.present and row.seat in table.computers:
+                    table.seat_person(row.seat)
+                    changed = True
+                elif not row.present and row.seat in table.humans and len(table.humans) > 1:
+                    table.seat_computer(row.seat)
+                    changed = True
+        return changed
 
     def open_table(self, table_id: str) -> OnlineTable:
         """The table in play ``table_id``, in this process: the one open here, or its save

@@ -89,6 +89,8 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     present: Mapped[bool] = mapped_column(Boolean)
+    # A person's seat in play: the secret its page joins with (with its person's session).
+    token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
 
 
 class MatchRow(Base):

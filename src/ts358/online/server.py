@@ -27,6 +27,7 @@ def serve_public(
     forwarded_allow_ips: str | None = None,
     thinking: str = "processes",
     scheduler: str | None = None,
+    redis_url: str | None = None,
     echo: Callable[[str], None] = print,
 ) -> int | None:
     """Serve the online lobby on ``host``:``port`` until stopped.
@@ -43,6 +44,8 @@ def serve_public(
         thinking: where the computer players think: ``processes`` (a pool of this
             machine's cores) or ``threads`` (the server's own, as ``ts358 serve``).
         scheduler: a Dask scheduler's address: the computer players think on its cluster.
+        redis_url: the Redis shared by every server process of the database (``redis://
+            host:6379/0``): a seat whose table another process plays is relayed to it.
         echo: gets the address.
 
     Returns the number of the signal that stopped it, if one did; ServeError (one line) if
@@ -61,8 +64,18 @@ def serve_public(
     if urlsplit(address).scheme not in ("http", "https") or not urlsplit(address).hostname:
         sock.close()
         raise ServeError(f"--url {address!r}: not an address (http://... or https://...)")
+    bus = None
+    if redis_url:
+        from ts358.online.bus import Bus
+
+        try:
+            bus = Bus(redis_url)
+            bus.check()
+        except (ConnectionError, ValueError) as exc:
+            sock.close()
+            raise ServeError(str(exc).splitlines()[0]) from None
     accounts = Accounts(db)
-    rooms = Rooms(db, accounts)
+    rooms = Rooms(db, accounts, on_change=bus.lobby_changed if bus is not None else None)
     local = ("127.0.0.1", "localhost", "::1") if host in ("127.0.0.1", "localhost", "::1") else ()
     thinkers = (
         None if thinking == "threads" and not scheduler else Thinkers(thinking, scheduler=scheduler)
@@ -73,6 +86,7 @@ def serve_public(
         public_url=address.rstrip("/"),
         hosts=(*hosts, *local, host),
         thinkers=thinkers,
+        bus=bus,
     )
     options = {}
     if forwarded_allow_ips:

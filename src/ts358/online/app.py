@@ -766,6 +766,8 @@ def create_public_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if thinkers is not None:
+            await asyncio.to_thread(thinkers.warm)
         task = asyncio.ensure_future(upkeep())
         listening = asyncio.ensure_future(bus.listen(from_bus)) if bus is not None else None
         try:

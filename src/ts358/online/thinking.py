@@ -63,6 +63,17 @@ def decide(job: Job) -> Answer:
     return player.decide(job.view)
 
 
+def _ready(seconds: float) -> int:
+    """A worker is up, with the players' code loaded (held ``seconds``, so that every
+    worker takes one when they are asked at once)."""
+    import time
+
+    import ts358.players  # noqa: F401  (loaded now, not at the first decision)
+
+    time.sleep(seconds)
+    return multiprocessing.current_process().pid or 0
+
+
 def _quiet() -> None:
     """A worker leaves Ctrl-C to the server, which stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -108,6 +119,14 @@ class Thinkers:
                     initializer=_quiet,
                 )
         return self._executor
+
+    def warm(self) -> None:
+        """Start the worker processes now rather than at the first decision (a server
+        starting: its first computer decision then waits for no process to start)."""
+        if self.kind == "processes":
+            pool = self._pool()
+            for done in [pool.submit(_ready, 0.2) for _ in range(self.processes)]:
+                done.result()
 
     def job(self, seat: ComputerSeat, pending: Pending, step: int) -> Job | None:
         """The job of ``pending`` for ``seat``, or None when it must be decided where the

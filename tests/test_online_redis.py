@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -54,6 +55,15 @@ def test_two_processes_share_the_lobby_and_relay_a_seat(db_url, redis_clean_url,
         seats = {}
         for name, browser in (("Ala", ala), ("Bob", bob)):
             seats[name] = browser.seat(browser.post(f"/api/tables/{table['id']}/play")["token"])
+        # Presence crosses processes: Ala, seen by process one only, is online on two.
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            listed = bob.http.get("/api/tables").json()
+            if listed["tables"][0]["seats"][0]["online"]:
+                break
+            time.sleep(0.5)
+        assert listed["tables"][0]["seats"][0]["online"] and listed["online"] >= 2
+        assert not listed["tables"][0]["seats"][2]["online"]  # a computer
         states: dict[str, list[dict]] = {"Ala": [], "Bob": []}
         errors: list[BaseException] = []
         threads = [

@@ -74,6 +74,8 @@ COOKIE = "ts358_session"
 LEAVE_SECONDS = 60.0
 """How long a person's seat waits for them (a reload, a lost network) before a computer
 player plays it for them."""
+PRESENT_SECONDS = 30.0
+"""A person seen (a request, an open table) this recently counts as online."""
 RELAY_ANSWER_SECONDS = 10.0
 """How long a relayed connection waits for the table's process to answer its join."""
 RELAY_BEAT_SECONDS = 5.0
@@ -190,6 +192,19 @@ def create_public_app(
     hints = HintService()  # never asked (no hints online); the room takes one
     limiter = {**default_limits(), **(limits or {})}
     online_rooms: dict[str, OnlineRoom] = {}
+    seen: dict[int, float] = {}  # people this process saw lately: id -> time.time()
+    connected: dict[int, int] = {}  # people with a socket here: id -> how many
+
+    def saw(person_id: int) -> None:
+        seen[person_id] = time.time()
+
+    def online_people() -> set[int]:
+        """The people seen in the last :data:`PRESENT_SECONDS`, by any process."""
+        since = time.time() - PRESENT_SECONDS
+        for key in [k for k, at in seen.items() if at < since and k not in connected]:
+            del seen[key]
+        here = {k for k, at in seen.items() if at >= since} | set(connected)
+        return here | bus.present(since) if bus is not None else here
 
     def room_of(table: OnlineTable) -> OnlineRoom:
         room = online_rooms.get(table.id)
@@ -266,6 +281,8 @@ def create_public_app(
                     if not kind.startswith("application/json"):
                         return refused(415, "send the request as JSON")
                 found = await person_of(request)
+                if found is not None:
+                    saw(found[0].id)
                 if signed and found is None:
                     return refused(401, "sign in first")
                 if (
@@ -351,12 +368,21 @@ def create_public_app(
 
     # ------------------------------------------------------------------ tables
 
-    def table_json(info: Any, person: Person | None) -> dict[str, Any]:
-        return {**info.to_json(), "mine": info.seat_of(person) if person else None}
+    def table_json(
+        info: Any, person: Person | None, online: set[int] | None = None
+    ) -> dict[str, Any]:
+        data = {**info.to_json(), "mine": info.seat_of(person) if person else None}
+        if online is not None:
+            for row, seat in zip(data["seats"], info.seats, strict=True):
+                row["online"] = seat.kind in ("person", "guest") and seat.user_id in online
+        return data
 
     async def tables(request: Request, person: Person | None) -> Response:
         found = await asyncio.to_thread(rooms.listing, person)
-        return JSONResponse({"tables": [table_json(i, person) for i in found]})
+        online = await asyncio.to_thread(online_people)
+        return JSONResponse(
+            {"tables": [table_json(i, person, online) for i in found], "online": len(online)}
+        )
 
     async def create(request: Request, person: Person | None) -> Response:
         assert person is not None
@@ -511,13 +537,25 @@ def create_public_app(
         except LobbyError as exc:
             await gone(socket, str(exc))
             return
+        connected[user_id] = connected.get(user_id, 0) + 1
+        try:
+            await seated(socket, table, table_id, seat, found[0])
+        finally:
+            connected[user_id] -= 1
+            if not connected[user_id]:
+                del connected[user_id]
+            saw(user_id)
+
+    async def seated(
+        socket: WebSocket, table: OnlineTable | None, table_id: str, seat: int, person: Person
+    ) -> None:
         if table is None:
             await relay(socket, table_id, seat)
             return
         room = room_of(table)
         if seat not in table.humans:  # a computer played it meanwhile: the person is back
             async with room.lock:
-                await asyncio.to_thread(rooms.sit, found[0], table.id)
+                await asyncio.to_thread(rooms.sit, person, table.id)
         await attach(room, seat, socket)
         try:
             await serve_seat(socket, room, seat)
@@ -760,6 +798,10 @@ def create_public_app(
                 if time.monotonic() - beat >= BEAT_SECONDS:
                     await asyncio.to_thread(rooms.beat)
                     beat = time.monotonic()
+                for person_id in connected:
+                    saw(person_id)
+                if bus is not None:
+                    await asyncio.to_thread(bus.mark_present, dict(seen))
                 await sweep()
             except Exception:  # a bug or the database away: logged, and the server goes on
                 _log.exception("the online server's upkeep failed")

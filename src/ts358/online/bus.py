@@ -25,10 +25,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-__all__ = ["LOBBY", "Bus", "RemoteSocket", "connection_channel", "table_channel"]
+__all__ = ["LOBBY", "PRESENCE", "Bus", "RemoteSocket", "connection_channel", "table_channel"]
 
 LOBBY = "ts358:lobby"
 """The channel of the lobby's changes: ``{"table": ID}``."""
+PRESENCE = "ts358:presence"
+"""A sorted set: each person's id, scored by when a process last saw them."""
 
 _log = logging.getLogger("ts358.online")
 
@@ -82,6 +84,29 @@ class Bus:
             await self._async.publish(channel, json.dumps(message, ensure_ascii=False))
         except redis.RedisError as exc:
             _log.error("Redis: %s", exc)
+
+    def mark_present(self, people: dict[int, float]) -> None:
+        """Record when each person (by id) was last seen by this process."""
+        import redis
+
+        if not people:
+            return
+        try:
+            self._sync.zadd(PRESENCE, {str(k): v for k, v in people.items()})
+        except redis.RedisError as exc:
+            _log.error("Redis: %s", exc)
+
+    def present(self, since: float) -> set[int]:
+        """The people seen by any process since ``since`` (a time.time())."""
+        import redis
+
+        try:
+            self._sync.zremrangebyscore(PRESENCE, "-inf", since)
+            found: Any = self._sync.zrangebyscore(PRESENCE, since, "+inf")
+            return {int(k) for k in found}
+        except redis.RedisError as exc:
+            _log.error("Redis: %s", exc)
+            return set()
 
     def lobby_changed(self, table_id: str) -> None:
         """Tell every process that table ``table_id``'s row changed."""

@@ -402,7 +402,8 @@ def create_public_app(
         data = await read_json(request)
         seat = data.get("seat") if isinstance(data, dict) else None
         table_id = request.path_params["id"]
-        chosen = await asyncio.to_thread(rooms.sit, person, table_id, seat)
+        async with table_lock(table_id):  # a seat taken back changes the table in play
+            chosen = await asyncio.to_thread(rooms.sit, person, table_id, seat)
         await after_change(table_id)
         info = await asyncio.to_thread(rooms.info, table_id)
         return JSONResponse({"table": table_json(info, person), "seat": chosen})
@@ -410,7 +411,8 @@ def create_public_app(
     async def leave(request: Request, person: Person | None) -> Response:
         assert person is not None
         table_id = request.path_params["id"]
-        await asyncio.to_thread(rooms.leave, person, table_id)
+        async with table_lock(table_id):  # a computer takes the seat at the table in play
+            await asyncio.to_thread(rooms.leave, person, table_id)
         await after_change(table_id)
         info = await asyncio.to_thread(rooms.info, table_id)
         return JSONResponse({"table": table_json(info, person)})
@@ -458,6 +460,12 @@ def create_public_app(
                 raise LobbyError(f"table {table_id} is played by another server ({owner})")
             return None
         return await asyncio.to_thread(rooms.open_table, table_id)
+
+    def table_lock(table_id: str) -> Any:
+        """The lock of the table in play here (its changes are made one at a time), or
+        none when it is not played here."""
+        room = online_rooms.get(table_id)
+        return room.lock if room is not None else contextlib.nullcontext()
 
     async def after_change(table_id: str) -> None:
         room = online_rooms.get(table_id)
@@ -702,7 +710,11 @@ def create_public_app(
         if channel == LOBBY:
             table_id = data.get("table")
             room = online_rooms.get(table_id) if isinstance(table_id, str) else None
-            if room is not None and await asyncio.to_thread(rooms.sync_seats, room.table.id):
+            if room is None:
+                return
+            async with room.lock:
+                changed = await asyncio.to_thread(rooms.sync_seats, room.table.id)
+            if changed:
                 await room.broadcast()
                 room.kick()
             return
@@ -732,7 +744,8 @@ def create_public_app(
                 if not isinstance(seat, int) or seat not in room.table.tokens:
                     await remote.close(4004)
                     return
-                await asyncio.to_thread(rooms.sync_seats, table_id)
+                async with room.lock:
+                    await asyncio.to_thread(rooms.sync_seats, table_id)
                 await attach(room, seat, remote)
             lang = room.table.lang
             while True:

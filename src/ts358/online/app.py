@@ -40,7 +40,14 @@ from ts358._input import InputError, parse_json
 from ts358.analysis.hints import HintService
 from ts358.deal import Answer, Pending
 from ts358.online.accounts import AccountError, Accounts, Person
-from ts358.online.bus import LOBBY, Bus, RemoteSocket, new_connection, table_channel
+from ts358.online.bus import (
+    LOBBY,
+    Bus,
+    RemoteSocket,
+    SharedLimiter,
+    new_connection,
+    table_channel,
+)
 from ts358.online.db import DatabaseError
 from ts358.online.limits import Limiter
 from ts358.online.rooms import BEAT_SECONDS, LobbyError, OnlineTable, Rooms, TableOptions
@@ -190,7 +197,12 @@ def create_public_app(
     allowed = {h.strip("[]").lower() for h in hosts} | {(urlsplit(public_url).hostname or "")}
     pools = workers or Workers()
     hints = HintService()  # never asked (no hints online); the room takes one
-    limiter = {**default_limits(), **(limits or {})}
+    limiter: dict[str, Any] = {**default_limits(), **(limits or {})}
+    if bus is not None and limits is None:  # the same limits across the processes
+        limiter = {
+            name: SharedLimiter(bus, name, round(local.rate * 60), local)
+            for name, local in limiter.items()
+        }
     online_rooms: dict[str, OnlineRoom] = {}
     seen: dict[int, float] = {}  # people this process saw lately: id -> time.time()
     connected: dict[int, int] = {}  # people with a socket here: id -> how many

@@ -25,7 +25,15 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-__all__ = ["LOBBY", "PRESENCE", "Bus", "RemoteSocket", "connection_channel", "table_channel"]
+__all__ = [
+    "LOBBY",
+    "PRESENCE",
+    "Bus",
+    "RemoteSocket",
+    "SharedLimiter",
+    "connection_channel",
+    "table_channel",
+]
 
 LOBBY = "ts358:lobby"
 """The channel of the lobby's changes: ``{"table": ID}``."""
@@ -161,6 +169,39 @@ class Bus:
 
     def close(self) -> None:
         self._sync.close()
+
+
+class SharedLimiter:
+    """A rate limit counted in Redis, so that it holds across every server process: at most
+    ``per_minute`` for a key in each minute (a fixed window). With Redis away, this
+    process's own limiter (``fallback``) decides."""
+
+    def __init__(self, bus: Bus, name: str, per_minute: int, fallback: Any) -> None:
+        self.bus = bus
+        self.name = name
+        self.per_minute = per_minute
+        self.fallback = fallback
+
+    def _key(self, key: str) -> tuple[str, float]:
+        now = time.time()
+        window = int(now // 60)
+        return f"ts358:limit:{self.name}:{window}:{key}", 60 - now % 60
+
+    def allow(self, key: str) -> bool:
+        import redis
+
+        name, _ = self._key(key)
+        try:
+            with self.bus._sync.pipeline() as pipe:
+                pipe.incr(name)
+                pipe.expire(name, 61)
+                count, _ = pipe.execute()
+        except redis.RedisError:
+            return bool(self.fallback.allow(key))
+        return int(count) <= self.per_minute
+
+    def retry_after(self, key: str) -> float:
+        return self._key(key)[1]
 
 
 def new_connection() -> str:

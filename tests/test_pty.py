@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pexpect  # in the test extra: a real pseudo-terminal is part of the suite
@@ -137,6 +138,42 @@ def test_ctrl_c_at_a_prompt_saves_and_exits_130(tmp_path):
     child.close()
     assert child.exitstatus == 130
     assert list((tmp_path / "saves").glob("*.json"))
+
+
+# A signal that arrives after Python last looked at its signals and before input() starts
+# its read in C interrupts nothing: the read waits for a line (Ctrl-C just as the prompt
+# appears: ^C echoed, then nothing). Here every such signal misses the read: the main
+# thread blocks SIGINT, so the kernel delivers it to another thread, whose handler only
+# notes it for the main thread. The prompt's wait must still raise it, without an Enter.
+SIGNAL_ELSEWHERE = """
+import signal, threading
+from rich.console import Console
+from ts358.terminal.human import LineInput
+
+threading.Thread(target=threading.Event().wait, daemon=True).start()  # takes the signal
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the main thread's only
+try:
+    LineInput(Console()).ask("Your answer")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt raised")
+"""
+
+
+def test_a_ctrl_c_that_misses_the_read_still_stops_the_prompt(tmp_path):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", SIGNAL_ELSEWHERE],
+        env=child_env(tmp_path),
+        encoding="utf-8",
+        timeout=10,
+    )
+    child.expect("Your answer > ")
+    time.sleep(0.3)  # waiting for the line
+    child.kill(signal.SIGINT)
+    child.expect("KeyboardInterrupt raised", timeout=5)  # without an Enter
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def play_first_deal(child, answers):

@@ -6,6 +6,7 @@ timing; one thread is the sequential player."""
 import _thread
 import signal
 import threading
+import time
 
 import pytest
 
@@ -298,6 +299,30 @@ def test_a_signal_during_a_threaded_decision_stops_both_threads(signum, raised):
     # The solvers are free again.
     estimate = player.estimate_play(pending.view, time_limit=0.05)
     assert estimate.scores.keys() <= set(pending.view.options)
+
+
+def test_a_ctrl_c_as_a_job_is_queued_leaves_no_search_running(monkeypatch):
+    # Python raises a Ctrl-C where it looks at its signals: at the end of a call, such as
+    # the one that queued a job, before run_threads has counted that job. The job's search
+    # must still be stopped and waited for, not left running on its solver.
+    from ts358 import Position
+    from ts358.players import threads
+
+    args = CorePosition.of(Position.random(81, Contract.NO_TRICKS))  # minutes of search
+    solvers = [_core358.Solver(4) for _ in range(2)]
+    submit = threads._submit
+
+    def submit_then_ctrl_c(job, finished):
+        submit(job, finished)
+        time.sleep(0.1)  # the job's search under way
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threads, "_submit", submit_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        threads.run_threads(solvers, lambda i: solvers[i].bounds(*args, 0))
+    # Every search has ended: each solver takes the next one (else "already solving").
+    small = CorePosition.of(Position("hearts", ("A.-.-.-", "K.-.-.-", "-.2.-.-"), taken=(7, 5, 3)))
+    assert [s.bounds(*small, 0) for s in solvers] == [solvers[0].bounds(*small, 0)] * 2
 
 
 def test_the_session_thinks_on_every_usable_core(monkeypatch):

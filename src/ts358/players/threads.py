@@ -84,6 +84,13 @@ def run_threads(
     results: list[Any] = [None] * count
     errors: list[BaseException] = []
     finished = threading.Semaphore(0)
+    # The jobs running, counted by the worker threads themselves: Python raises a signal's
+    # exception in the calling thread anywhere, also between a job's queueing and its
+    # counting there (``started``, ``done``). Once the call has ended (``closed``), a job
+    # still queued does nothing: no search outlives the call unstopped.
+    state = threading.Condition()
+    running = 0
+    closed = False
 
     def stop() -> None:
         if on_stop is not None:
@@ -93,11 +100,20 @@ def run_threads(
 
     def job(i: int) -> Callable[[], None]:
         def run() -> None:
+            nonlocal running
+            with state:
+                if closed:
+                    return
+                running += 1
             try:
                 results[i] = work(i)
             except BaseException as exc:  # reported to the calling thread
                 errors.append(exc)
                 stop()
+            finally:
+                with state:
+                    running -= 1
+                    state.notify_all()
 
         return run
 
@@ -121,12 +137,16 @@ def run_threads(
                 done += 1
     except BaseException:  # Ctrl-C, or a signal handler's exception (the session's SIGTERM)
         stop()
-        while done < started:
-            finished.acquire()
-            done += 1
+        with state:
+            closed = True
+            while running:
+                state.wait()
         raise
     finally:
-        if done == started:
+        with state:
+            closed = True
+            ended = not running
+        if ended:  # else (a second Ctrl-C cut the wait short) the searches are still stopping
             for s in solvers:
                 s.stop(False)
                 s.share(False)

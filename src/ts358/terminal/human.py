@@ -15,6 +15,8 @@ when one card alone may be played, an empty line plays it.
 
 from __future__ import annotations
 
+import os
+import select
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Protocol, TypeVar
@@ -67,6 +69,31 @@ class InputSource(Protocol):
         ...
 
 
+_SIGNAL_POLL = 0.1
+"""Seconds between two looks at the signals while a terminal's prompt waits for a line."""
+
+
+def _wait_for_line(stream: IO[str]) -> None:
+    """Wait until the terminal ``stream`` has a line to read, in selects of at most
+    ``_SIGNAL_POLL`` seconds, each followed by Python's check of its signals.
+
+    ``input()`` waits for the line in a read in C. A signal interrupts that read and Python
+    raises its exception (Ctrl-C's KeyboardInterrupt), unless it arrived after Python last
+    looked at its signals and before the read began: then nothing interrupts the read, and
+    Ctrl-C just after the prompt appeared would do nothing until Enter (the first ``^C``
+    echoed, the session waiting). Here such a signal is handled at the end of the select it
+    came before, at most ``_SIGNAL_POLL`` seconds late; once a line is there, ``input()``
+    does not wait. POSIX only (Windows' select takes sockets only)."""
+    if os.name != "posix":
+        return
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    while not select.select([fd], [], [], _SIGNAL_POLL)[0]:
+        pass
+
+
 class LineInput:
     """Lines from a stream: ``input()`` with line editing on a terminal, plain ``readline``
     otherwise (then the line read is echoed after the prompt)."""
@@ -89,8 +116,11 @@ class LineInput:
     def ask(self, prompt: str) -> str | None:
         stream = self._stream()
         if self.terminal and stream is sys.stdin:
+            # Console.input, with the wait for the line in between (_wait_for_line says why).
+            self.console.print(Text(prompt + " > ", style="bold"), end="")
+            _wait_for_line(stream)
             try:
-                return self.console.input(Text(prompt + " > ", style="bold"))
+                return input()
             except EOFError:
                 return None
         self.console.print(Text(prompt + " > ", style="bold"), end="")

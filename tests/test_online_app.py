@@ -60,6 +60,8 @@ def test_signing_up_in_and_out(app):
         me = client.get("/api/me").json()
         assert me["person"]["name"] == "Ala" and me["csrf"] == made.json()["csrf"]
         assert me["rules"] == list(PRESETS)
+        forged = client.post("/api/signout", json={}, headers=ORIGIN)  # no CSRF token
+        assert forged.status_code == 403 and client.get("/api/me").json()["person"]
         assert post(client, me["csrf"], "/api/signout").json() == {"person": None}
         assert client.get("/api/me").json()["person"] is None
         wrong = client.post(
@@ -151,6 +153,9 @@ def test_three_people_meet_and_play_over_the_websocket(app):
     table_id = made["table"]["id"]
     listed = TestClient(app).get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [table_id] and listed[0]["free"] == [1, 2]
+    assert not listed[0]["owner_is_you"]
+    assert ala.get("/api/tables").json()["tables"][0]["owner_is_you"]
+    assert not bob.get("/api/tables").json()["tables"][0]["owner_is_you"]
     assert post(bob, bob_csrf, f"/api/tables/{table_id}/sit", {"seat": 2}).json()["seat"] == 2
     refused = post(bob, bob_csrf, f"/api/tables/{table_id}/start")
     assert refused.status_code == 400 and "owner" in refused.json()["error"]

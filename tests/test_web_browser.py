@@ -94,7 +94,15 @@ _SIGNATURE = """() => {
   if (!t) return '';
   const cards = [...document.querySelectorAll('[data-card], [data-shown]')]
     .map((c) => (c.dataset.card || c.dataset.shown) + c.dataset.legal);
-  return [t.dataset.phase, t.dataset.myTurn, t.dataset.deal, cards.join(',')].join('|');
+  // A card given and handed straight back (the automatic return) changes only the steps.
+  const steps = document.querySelector('.exchanges')?.textContent || '';
+  return [t.dataset.phase, t.dataset.myTurn, t.dataset.deal, cards.join(','), steps].join('|');
+}"""
+
+# After Next: the summary stays until every person at the table has pressed it.
+_NEXT_DONE = """() => {
+  const t = document.querySelector('[data-phase]');
+  return !t || t.dataset.phase !== 'summary' || !document.querySelector('[data-action="next"]');
 }"""
 
 _READY = """() => {
@@ -123,11 +131,13 @@ def act(page: Page) -> str:
     left, a trump to give or the last card that may be, the last card to return, the last
     four to discard, the first legal card; Next after a deal); the phase it was in."""
     now = phase(page)
-    before = page.evaluate(_SIGNATURE)
-    legal = page.locator('.hand [data-legal="true"]')
     if now == "summary":
         page.click('[data-action="next"]')
-    elif now == "choose":
+        page.wait_for_function(_NEXT_DONE)
+        return now
+    before = page.evaluate(_SIGNATURE)
+    legal = page.locator('.hand [data-legal="true"]')
+    if now == "choose":
         page.locator("[data-game]:not([disabled])").first.click()
     elif now == "exchange":
         trump = page.get_attribute("[data-phase]", "data-trump")

@@ -279,8 +279,12 @@ def create_public_app(
     Handler = Callable[[Request, Person | None], Awaitable[Response]]
 
     def endpoint(
-        handler: Handler, *, signed: bool = True
+        handler: Handler, *, signed: bool = True, fresh: bool = False
     ) -> Callable[[Request], Awaitable[Response]]:
+        """``handler`` behind the checks: the host; for a POST the origin, JSON and, from a
+        signed-in browser, the session's CSRF token (but for signing up or in: ``fresh``);
+        a session when ``signed``."""
+
         async def guarded(request: Request) -> Response:
             if not host_ok(request):
                 return refused(400, "unknown host")
@@ -300,8 +304,8 @@ def create_public_app(
                 if (
                     request.method == "POST"
                     and found is not None
+                    and not fresh
                     and request.headers.get("x-csrf-token") != found[1]
-                    and signed
                 ):
                     return refused(403, "the page is out of date: reload it (CSRF token)")
                 return await handler(request, found[0] if found else None)
@@ -383,7 +387,11 @@ def create_public_app(
     def table_json(
         info: Any, person: Person | None, online: set[int] | None = None
     ) -> dict[str, Any]:
-        data = {**info.to_json(), "mine": info.seat_of(person) if person else None}
+        data = {
+            **info.to_json(),
+            "mine": info.seat_of(person) if person else None,
+            "owner_is_you": person is not None and info.owner_id == person.id,
+        }
         if online is not None:
             for row, seat in zip(data["seats"], info.seats, strict=True):
                 row["online"] = seat.kind in ("person", "guest") and seat.user_id in online
@@ -855,9 +863,9 @@ def create_public_app(
         Route("/table", table_page),
         Route("/api/texts", texts),
         Route("/api/me", endpoint(me, signed=False)),
-        Route("/api/signup", endpoint(sign_up, signed=False), methods=["POST"]),
-        Route("/api/signin", endpoint(sign_in, signed=False), methods=["POST"]),
-        Route("/api/guest", endpoint(guest, signed=False), methods=["POST"]),
+        Route("/api/signup", endpoint(sign_up, signed=False, fresh=True), methods=["POST"]),
+        Route("/api/signin", endpoint(sign_in, signed=False, fresh=True), methods=["POST"]),
+        Route("/api/guest", endpoint(guest, signed=False, fresh=True), methods=["POST"]),
         Route("/api/signout", endpoint(sign_out, signed=False), methods=["POST"]),
         Route("/api/tables", endpoint(tables, signed=False)),
         Route("/api/tables", endpoint(create), methods=["POST"]),
@@ -872,7 +880,9 @@ def create_public_app(
         Mount("/static/online", StaticFiles(directory=ONLINE_STATIC), name="online"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[_headers_middleware()])
+    # Older browsers read connect-src 'self' without the WebSocket's own scheme.
+    sockets = origin.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[_headers_middleware(sockets)])
 
 
 def default_limits() -> dict[str, Limiter]:
@@ -904,20 +914,24 @@ def _defaults() -> dict[str, Any]:
     }
 
 
-_SECURITY_HEADERS = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (
-        b"content-security-policy",
-        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-        b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    ),
-]
+def _security_headers(sockets: str) -> list[tuple[bytes, bytes]]:
+    policy = (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        f"connect-src 'self' {sockets}; frame-ancestors 'none'; base-uri 'none'; "
+        "form-action 'self'"
+    )
+    return [
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"content-security-policy", policy.encode()),
+    ]
 
 
-def _headers_middleware() -> Any:
+def _headers_middleware(sockets: str) -> Any:
     from starlette.middleware import Middleware
+
+    headers = _security_headers(sockets)
 
     class SecurityHeaders:
         """Every response says: no sniffing its type, no framing, no Referer, and the
@@ -935,7 +949,7 @@ def _headers_middleware() -> Any:
             async def sending(message: Any) -> None:
                 if message["type"] == "http.response.start":
                     message.setdefault("headers", [])
-                    message["headers"] = list(message["headers"]) + _SECURITY_HEADERS
+                    message["headers"] = list(message["headers"]) + headers
                 await send(message)
 
             await self.app(scope, receive, sending)

@@ -179,6 +179,7 @@ class TableInfo:
     status: str
     owner: str
     seats: tuple[SeatInfo, SeatInfo, SeatInfo]
+    owner_id: int = 0
 
     def seat_of(self, person: Person) -> int | None:
         """``person``'s seat at this table, if they have one."""
@@ -278,6 +279,7 @@ class Rooms:
             status=row.status,
             owner=owner.name if owner is not None else "",
             seats=(seats[0], seats[1], seats[2]),
+            owner_id=row.owner_id,
         )
 
     def listing(self, person: Person | None = None, limit: int = 100) -> list[TableInfo]:
@@ -502,8 +504,7 @@ class Rooms:
                 return None
             beat = row.beat
             process = row.process
-        if beat is not None and beat.tzinfo is None:  # SQLite gives it back without its zone
-            beat = beat.replace(tzinfo=now().tzinfo)
+        beat = _utc(beat) if beat is not None else None
         if beat is None or beat < now() - _seconds(STALE_SECONDS) or _dead_here(process):
             return None
         return process
@@ -756,7 +757,7 @@ class Rooms:
                         "table": match.table_id,
                         "rules": match.preset,
                         "deals": match.deals,
-                        "ended": match.ended.isoformat(timespec="seconds"),
+                        "ended": _utc(match.ended).isoformat(timespec="seconds"),
                         "seat": place.seat,
                         "place": place.place,
                         "total": place.total,
@@ -776,6 +777,11 @@ class Rooms:
             row = session.get(RatingRow, (person.id, preset))
         skill = Skill(row.mu, row.sigma) if row is not None else Skill()
         return {"rating": conservative(skill), "matches": row.matches if row is not None else 0}
+
+
+def _utc(when: Any) -> Any:
+    """A time from the database in UTC (SQLite gives it back without its zone)."""
+    return when.replace(tzinfo=now().tzinfo) if when.tzinfo is None else when
 
 
 def _dead_here(process: str) -> bool:

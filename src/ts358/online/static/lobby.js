@@ -201,11 +201,10 @@ function draw() {
     h("nav", { class: "tools" },
       h("a", { class: "button", href: `/static/rules/${lang}.html`, target: "_blank", rel: "noopener",
         "data-action": "rules" }, T("app.rules_page")),
-      me ? [
+      me ? h("span", { class: "account" },
         h("span", { class: "me" }, T("sign.as") + " ", h("b", { "data-me": "" }, me.name),
           me.kind === "guest" ? h("span", { class: "kind" }, " (" + T("kind.guest") + ")") : null),
-        h("button", { "data-action": "signout", onclick: signOut }, T("sign.out")),
-      ] : null));
+        h("button", { "data-action": "signout", onclick: signOut }, T("sign.out"))) : null));
   S.parts.shared = h("div", { class: "shared" });
   S.parts.tables = h("div", { class: "tlist", "data-tables": "" });
   const lobby = h("section", { class: "box", "data-panel": "lobby", "aria-labelledby": "tables-title" },
@@ -307,7 +306,7 @@ function tableCard(t) {
   const mine = t.mine !== null && t.mine !== undefined;
   const open = t.status === "open";
   const playing = t.status === "playing";
-  const owner = mine && me && t.owner === me.name;
+  const owner = mine && t.owner_is_you;
   const canSit = Boolean(me) && open && !mine;
   const busy = (fn) => async (event) => {
     const button = event.currentTarget;
@@ -604,7 +603,7 @@ async function loadHistory() {
   setError("history", "");
   const ratings = Object.entries(data.ratings || {}).filter(([, r]) => r.matches > 0);
   const rows = data.history || [];
-  S.parts.history.replaceChildren(
+  S.parts.history.replaceChildren(...[
     ratings.length ? h("ul", { class: "ratings" }, ratings.map(([preset, r]) =>
       h("li", { "data-rating": preset }, T("history.rating",
         { rules: label("rules", preset), rating: rating(r.rating), count: r.matches })))) : null,
@@ -619,9 +618,9 @@ async function loadHistory() {
       h("span", { class: "change" + (m.after >= m.before ? " up" : " down") },
         T("history.change", { before: rating(m.before), after: rating(m.after) }),
         " (" + signed(Number((m.after - m.before).toFixed(1))) + ")")),
-    h("p", { class: "players" }, m.players.map((p, i) => [i ? ", " : "",
+    h("p", { class: "players" }, m.players.flatMap((p, i) => [i ? ", " : "",
       h("span", { class: p.seat === m.seat ? "me" : "", "data-player": p.seat }, p.name + " " + signed(p.total))])))))
-      : h("p", { class: "empty" }, T("history.none")));
+      : h("p", { class: "empty" }, T("history.none"))].filter(Boolean));
 }
 
 // ------------------------------------------------------------------ going

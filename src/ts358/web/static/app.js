@@ -14,6 +14,10 @@ let rankLetters = {};
 const app = document.getElementById("app");
 // A touch screen (no hovering pointer): tap to select, tap again to play; no key hints.
 const touch = window.matchMedia("(hover: none), (pointer: coarse)").matches;
+// The online server (ts358 serve --public) serves this page at /table, its lobby at /: the
+// seats' names come from the accounts (none is asked), and anyone may watch a table in play
+// (#watch=ID). The local server serves it at /.
+const PUBLIC = location.pathname === "/table";
 
 function T(key, params) {
   return fill(texts[key] || key, params, lang);
@@ -220,6 +224,7 @@ const table = {
   socket: null, token: null, seat: null, state: null, hint: null, review: null,
   links: [], bots: [], save: null, error: "", picked: new Set(), selected: null, showLast: false,
   showTalon: false, analysis: true, retry: 0, closed: false, onTable: new Set(),
+  spectator: false, // watching a table of the online server: no hand, no decision
 };
 
 // A friend's link opens a seat: the name is asked once (and remembered by this browser).
@@ -242,17 +247,32 @@ function askName(token) {
 
 function connect(token, name) {
   table.token = token;
-  table.closed = false;
+  table.spectator = false;
   const links = sessionStorage.getItem("links:" + token);
   table.links = links ? JSON.parse(links) : [];
   const bots = sessionStorage.getItem("bots:" + token);
   table.bots = bots ? JSON.parse(bots) : [];
+  openSocket(name ? { type: "join", token, name } : { type: "join", token }, () => connect(token, null));
+}
+
+// Watching a table of the online server: its state as everyone may see it, nothing sent
+// but the first message.
+function watch(id) {
+  table.token = null;
+  table.spectator = true;
+  table.links = [];
+  table.bots = [];
+  openSocket({ type: "watch", table: id }, () => watch(id));
+}
+
+function openSocket(first, again) {
+  table.closed = false;
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + "/ws");
   table.socket = socket;
   socket.onopen = () => {
     table.retry = 0;
-    socket.send(JSON.stringify(name ? { type: "join", token, name } : { type: "join", token }));
+    socket.send(JSON.stringify(first));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
@@ -261,7 +281,7 @@ function connect(token, name) {
     table.error = T("web.reconnecting");
     render();
     table.retry = Math.min(table.retry + 1, 8);
-    setTimeout(() => { if (table.socket === socket) connect(token, null); }, 300 * table.retry);
+    setTimeout(() => { if (table.socket === socket) again(); }, 300 * table.retry);
   };
 }
 
@@ -275,7 +295,8 @@ function receive(message) {
   if (message.type === "welcome") {
     learn(message);
     table.seat = message.seat;
-    table.analysis = message.analysis !== false;
+    table.spectator = message.spectator === true;
+    table.analysis = message.analysis !== false && !table.spectator;
     table.save = message.save || null;
     if (message.links.length) table.links = message.links;
     return;
@@ -313,7 +334,7 @@ function receive(message) {
 
 function seatBox(s, state) {
   const turn = state.turn === s.seat;
-  const mine = s.seat === state.seat;
+  const mine = s.seat === state.seat && !table.spectator;
   const used = new Set(s.games_left);
   return h("div", {
     class: "seat " + seatPosition(s.seat, state.seat) + (turn ? " turn" : ""),
@@ -380,6 +401,12 @@ function talonArea(state) {
 
 function act(state) {
   const bar = h("div", { class: "actions" });
+  if (table.spectator) {
+    if (state.phase === "finished") {
+      bar.append(h("a", { class: "button primary", href: "/", "data-action": "home" }, T("web.home")));
+    }
+    return bar;
+  }
   if (state.decision === "choose") {
     const games = h("div", { class: "games" });
     state.games.forEach((g, i) => games.append(h("button", {
@@ -479,6 +506,7 @@ function handRow(state) {
 }
 
 function statusLine(state) {
+  if (table.spectator) return state.status || "";
   if (state.decision === "discard") return T("web.discard_pick", { count: table.picked.size });
   if (state.phase === "summary") {
     if (!state.ready) return "";
@@ -561,7 +589,7 @@ function chart(review, state) {
 function standingsPanel(state) {
   if (!state.standings) return null;
   const names = state.seats.map((s) => s.name);
-  const mine = state.standings.find((s) => s.seat === state.seat);
+  const mine = table.spectator ? null : state.standings.find((s) => s.seat === state.seat);
   return h("section", { class: "panel standings-panel", "data-panel": "standings" },
     h("h2", {}, T("web.finished")),
     state.winner_text ? h("p", { "data-winner": true }, state.winner_text) : null,
@@ -624,10 +652,11 @@ function toolButton(action, label, pressed, disabled, onclick) {
 
 function render() {
   const state = table.state;
-  if (!state) {
+  if (!state || !state.seats) {
     app.replaceChildren(h("p", { class: "loading" }, table.error || "3-5-8"));
     return;
   }
+  const watching = table.spectator;
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.card || document.activeElement.dataset.game : null;
   const me = state.seats[state.seat];
@@ -661,14 +690,16 @@ function render() {
     h("span", { class: "title" }, title.join(" · "),
       state.rules && state.rules !== T("rules.house")
         ? h("span", { class: "rules-name", "data-rules-name": true }, " · " + state.rules) : null),
+    watching ? h("b", { class: "spectator", "data-spectator": "" }, texts["web.watching"] || "Watching") : null,
     h("span", { class: "tools" },
-      toolButton("hint", T("web.hint"), null, !state.decision,
+      // No hints for a spectator, nor at the online server's tables (their matches are rated).
+      watching || PUBLIC ? null : toolButton("hint", T("web.hint"), null, !state.decision,
         () => { table.hint = { title: T("web.thinking"), options: [], note: "" }; render(); send({ type: "hint" }); }),
       toolButton("last", T("web.last"), table.showLast, !state.last_trick || between,
         () => { table.showLast = !table.showLast; render(); }),
       toolButton("talon", T("web.talon"), table.showTalon, !state.talon || between,
         () => { table.showTalon = !table.showTalon; render(); }),
-      h("select", { "data-action": "pace", title: T("web.pace"), "aria-label": T("web.pace"),
+      watching ? null : h("select", { "data-action": "pace", title: T("web.pace"), "aria-label": T("web.pace"),
         onchange: (e) => send({ type: "pace", seconds: Number(e.target.value) }) },
       [...new Set([0, 0.4, 0.8, 1.5, 3, state.pace])].sort((a, b) => a - b)
         .map((v) => h("option", { value: v, selected: v === state.pace }, v + " s"))),
@@ -683,9 +714,9 @@ function render() {
       table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
       hintPanel(),
       act(state),
-      between ? null : handRow(state))),
+      between || watching ? null : handRow(state))),
   h("aside", { class: "side" }, endRule, summaryPanel(state), scoreSheet(state), linksPanel(), botsPanel(),
-    touch ? null : h("p", { class: "keys" }, T("web.keys"))));
+    touch || watching ? null : h("p", { class: "keys" }, T("web.keys"))));
   app.replaceChildren(view);
   if (focused) {
     const again = app.querySelector(`[data-card="${focused}"][data-legal="true"], [data-game="${focused}"]`);
@@ -730,20 +761,30 @@ window.addEventListener("resize", () => {
 
 function route() {
   const match = /^#seat=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  const watching = PUBLIC ? /^#watch=([A-Za-z0-9_-]+)$/.exec(location.hash) : null;
   if (table.socket) {
     table.closed = true;
     table.socket.close();
     table.socket = null;
   }
   table.state = null;
+  table.error = "";
+  if (watching) {
+    render();
+    watch(watching[1]);
+    return;
+  }
   if (!match) {
-    lobby();
+    // The online server's table page without a table: its lobby.
+    if (PUBLIC) location.replace("/");
+    else lobby();
     return;
   }
   const token = match[1];
-  // The host came from the start page (its name given there); a friend's link asks first.
+  // The host came from the start page (its name given there); a friend's link asks first;
+  // at the online server the name is the account's.
   const host = sessionStorage.getItem("links:" + token) !== null;
-  if (host || sessionStorage.getItem("named:" + token)) {
+  if (PUBLIC || host || sessionStorage.getItem("named:" + token)) {
     render();
     connect(token, null);
   } else {

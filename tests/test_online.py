@@ -17,7 +17,8 @@ from ts358.online.accounts import AccountError
 from ts358.online.db import Database, DatabaseError
 from ts358.online.ratings import Skill, conservative, rate
 from ts358.online.rooms import LobbyError, TableOptions
-from ts358.online.schema import Base, RatingRow, TableRow, UserRow
+from ts358.online.schema import Base, MatchRow, RatingRow, TableRow, UserRow
+from ts358.record import replay
 from ts358.table.saves import WriteError
 
 
@@ -213,7 +214,18 @@ def test_a_match_played_to_the_end_is_recorded_and_rated(url):
     assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
     with db.session() as session:
         saved = json.loads(session.get(TableRow, info.id).save)
+        kept = session.scalar(select(MatchRow.record).where(MatchRow.table_id == info.id))
     assert saved["finished"] and saved["totals"] == list(totals)
+    # The record kept is the match's (ts358.record replays it to the same totals) ...
+    assert replay(json.loads(kept)).totals == totals
+    # ... and each person is given it as their seat may know it.
+    for person, seat in ((ala, 0), (bob, 1)):
+        mine = rooms.record(person, info.id)
+        assert mine["totals"] == list(totals) and len(mine["deals"]) == 3
+        for deal in mine["deals"]:
+            assert [hand is not None for hand in deal["hands"]] == [s == seat for s in range(3)]
+    with pytest.raises(LobbyError, match="no finished match"):
+        rooms.record(accounts.sign_up("Cyd", "password c"), info.id)
     with pytest.raises(LobbyError):
         rooms.leaderboard("chess")
 

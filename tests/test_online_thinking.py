@@ -115,3 +115,16 @@ def _message(kind: str, answer) -> dict:
     if kind == "discard":
         return {"type": "discard", "cards": [str(c) for c in answer]}
     return {"type": kind, "card": str(answer)}
+
+
+def test_thinking_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        pool = Thinkers(scheduler=cluster.scheduler_address)
+        try:
+            assert pool.kind == "dask"
+            assert computer_decisions("medium", 9, 20, pool) == 20
+        finally:
+            pool.close()

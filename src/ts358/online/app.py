@@ -506,6 +506,11 @@ def create_public_app(
         ratings = {p: await asyncio.to_thread(rooms.rating, person, p) for p in PRESETS}
         return JSONResponse({"person": _person(person), "history": found, "ratings": ratings})
 
+    async def record(request: Request, person: Person | None) -> Response:
+        assert person is not None
+        found = await asyncio.to_thread(rooms.record, person, request.path_params["id"])
+        return JSONResponse(found)
+
     # ------------------------------------------------------------------ pages
 
     async def lobby_page(request: Request) -> Response:
@@ -876,6 +881,7 @@ def create_public_app(
         Route("/api/tables/{id}/play", endpoint(play), methods=["POST"]),
         Route("/api/leaderboard", endpoint(leaderboard, signed=False)),
         Route("/api/history", endpoint(history)),
+        Route("/api/history/{id}/record", endpoint(record)),
         WebSocketRoute("/ws", socket_endpoint),
         Mount("/static/online", StaticFiles(directory=ONLINE_STATIC), name="online"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -31,12 +31,14 @@ from typing import Any
 from sqlalchemy import or_, select, update
 
 from ts358._input import quote
+from ts358.bots.record import redacted_record
 from ts358.match import Match, standings
 from ts358.online.accounts import Accounts, Person
 from ts358.online.db import Database, DatabaseError, now
 from ts358.online.ratings import Skill, conservative, rate
 from ts358.online.schema import MatchRow, PlaceRow, RatingRow, SeatRow, TableRow, UserRow
 from ts358.players import LEVELS
+from ts358.record import match_record
 from ts358.rules import MATCH_LENGTHS, PRESETS, Rules
 from ts358.table.saves import (
     DEFAULT_PACE,
@@ -674,7 +676,12 @@ class Rooms:
         }
         places = standings(match.totals, match.winner)
         record = MatchRow(
-            table_id=row.id, preset=row.preset, deals=row.deals, ended=now(), save=text
+            table_id=row.id,
+            preset=row.preset,
+            deals=row.deals,
+            ended=now(),
+            save=text,
+            record=json.dumps(match_record(match), ensure_ascii=False),
         )
         session.add(record)
         session.flush()
@@ -770,6 +777,21 @@ class Rooms:
                     }
                 )
             return out
+
+    def record(self, person: Person, table_id: str) -> dict[str, Any]:
+        """The record of ``person``'s finished match at ``table_id``, as their seat may
+        know it (:func:`ts358.bots.record.redacted_record`: the other hands of each deal
+        stay hidden); LobbyError if they played no finished match there."""
+        with self.db.session() as session:
+            found = session.execute(
+                select(PlaceRow.seat, MatchRow.save)
+                .join(MatchRow, MatchRow.id == PlaceRow.match_id)
+                .where(MatchRow.table_id == table_id, PlaceRow.user_id == person.id)
+            ).first()
+        if found is None:
+            raise LobbyError(f"you played no finished match at table {quote(table_id)}")
+        seat, text = found
+        return redacted_record(from_json(json.loads(text)).match, seat)
 
     def rating(self, person: Person, preset: str) -> dict[str, Any]:
         """``person``'s rating under ``preset``: the conservative number and the matches."""

@@ -94,7 +94,8 @@ class SeatRow(Base):
 
 
 class MatchRow(Base):
-    """A finished match of a table: its save (every decision) and when it ended."""
+    """A finished match of a table: its save (every decision), its record (every card, as
+    ``ts358 play --record`` writes it) and when it ended."""
 
     __tablename__ = "matches"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -103,6 +104,7 @@ class MatchRow(Base):
     deals: Mapped[int] = mapped_column(Integer)
     ended: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
     save: Mapped[str] = mapped_column(Text)
+    record: Mapped[str | None] = mapped_column(Text)  # ts358.record's format (docs/match-record.md)
 
 
 class PlaceRow(Base):

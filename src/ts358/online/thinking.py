@@ -5,8 +5,7 @@ of worker processes on this machine, or to a Dask cluster, and its answer sent b
 A ts358 player's decision depends only on those (:class:`ts358.table.seats.ComputerSeat`
 reseeds it from its seed and the decision's number), so a worker makes the same decision
 the web process would have made, whichever worker takes it: matches resumed, replayed or
-moved between processes go on alike. A worker keeps the players it has made (their
-solvers' tables stay warm for the next decision of the same seat), a bounded number.
+moved between processes go on alike. A worker keeps the last few players it has made.
 """
 
 from __future__ import annotations
@@ -29,8 +28,12 @@ from ts358.view import SeatView
 
 __all__ = ["KEPT_PLAYERS", "Job", "Thinkers", "decide"]
 
-KEPT_PLAYERS = 64
-"""How many players a worker process keeps between decisions."""
+KEPT_PLAYERS = 4
+"""How many players a worker process keeps between decisions. Few: a player's solvers hold
+their tables (16 MB a thread for a hard one), which start empty at each decision anyway
+(:meth:`ts358.players.sampling.SamplingPlayer.reseed`), and every worker would otherwise
+keep a player for every seat it has served (bench/web.py: 165 MB a table with 64 kept, as
+against 35 MB on the server's own threads)."""
 
 _log = logging.getLogger("ts358.online")
 _players: OrderedDict[tuple[str, int, int], Player] = OrderedDict()
@@ -148,8 +151,10 @@ class Thinkers:
 
     def _reset(self) -> None:
         executor, self._executor = self._executor, None
-        if executor is not None:
+        if isinstance(executor, concurrent.futures.ProcessPoolExecutor):
             executor.shutdown(wait=False, cancel_futures=True)
+        elif executor is not None:  # Dask's, which cancels nothing
+            executor.shutdown(wait=False)
 
     def close(self) -> None:
         """Stop the workers (a server stopping)."""

@@ -105,6 +105,8 @@ def test_an_online_match_with_the_computers_in_worker_processes(tmp_path):
                     socket.send_json(_message(message["decision"], answer))
     assert rooms.info(table_id).status == "finished"
     assert pool._executor is None  # closed with the app
+    # The web process never made the computer players (nor their solvers' tables).
+    assert [c.made for c in table.computers.values()] == [None, None]
 
 
 def _message(kind: str, answer) -> dict:

@@ -231,8 +231,8 @@ class Table:
         self.step += 1
         result = applied.result
         if result is not None:
-            for seat, computer in self.computers.items():
-                computer.player.deal_over(seat, result)
+            for computer in self.computers.values():
+                computer.deal_over(result)
             if not self.match.done:
                 self.waiting = set(self.humans)
             self.keep()
@@ -279,8 +279,8 @@ class Table:
         self._written = self.step
 
     def _finish(self) -> None:
-        for seat, computer in self.computers.items():
-            computer.player.match_over(seat, self.match)
+        for computer in self.computers.values():
+            computer.match_over(self.match)
         if self.stats:
             entry = entry_from_match(self.match, self.saved.id, self.host, self.saved.level)
             try:
@@ -300,7 +300,7 @@ class Table:
         finally:
             self.closed = True
             for computer in self.computers.values():
-                computer.player.close()
+                computer.close()
             if self.lock is not None:
                 self.lock.release()
                 self.lock = None

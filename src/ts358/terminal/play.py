@@ -251,7 +251,7 @@ class _Session:
     def close(self) -> None:
         """The computer players are done (a bot's process is reaped)."""
         for computer in self.table.computers.values():
-            computer.player.close()
+            computer.close()
 
     def end(self, code: int, lines: list[str]) -> int:
         """Save the match, say ``lines`` and where the save is on stderr, return ``code``."""

@@ -136,7 +136,7 @@ class Table(core.Table):
         """The seats played by bots on other computers, by seat."""
         found = {}
         for seat, computer in self.computers.items():
-            player = computer.player
+            player = computer.made
             if isinstance(player, BotPlayer) and isinstance(player.command, RemoteBot):
                 found[seat] = player.command
         return found

@@ -6,13 +6,16 @@ and the match is played to the end and rated."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 
 import pytest
 from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed
 
-from online_helpers import Browser, answer, start_server, stop
+from online_helpers import Browser, answer, play_for, saved_decisions, start_server, stop
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -106,6 +109,36 @@ def test_two_processes_share_the_lobby_and_relay_a_seat(db_url, redis_clean_url,
             ).scalar()
         engine.dispose()
         assert owner.split(":")[1] == str(one.pid)
+    finally:
+        stop(one)
+        stop(two)
+
+
+def test_a_table_lives_on_when_the_process_playing_it_is_killed(db_url, redis_clean_url, tmp_path):
+    one, url1 = start_server(db_url, tmp_path, "--redis", redis_clean_url)
+    two, url2 = start_server(db_url, tmp_path, "--redis", redis_clean_url)
+    try:
+        ala = Browser(url1)
+        ala.post("/api/signup", {"name": "Ala", "password": "password1"})
+        table = ala.post("/api/tables", {"deals": 3, "level": "easy", "pace": 0})["table"]
+        ala.post(f"/api/tables/{table['id']}/start")  # process one plays it
+        back = Browser(url2, cookies=ala.http.cookies)  # Ala's page reaches process two
+        token = back.post(f"/api/tables/{table['id']}/play")["token"]
+        ws = back.seat(token)
+        assert play_for(ws, 5) == 5  # through process two, relayed to one
+        before = saved_decisions(db_url, table["id"])
+        os.killpg(one.pid, signal.SIGKILL)
+        one.wait(10)
+        # The relayed page is told to reconnect once process one stops answering ...
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4005
+        # ... and reconnecting, finds the table opened by process two, every decision kept.
+        ws = back.seat(token)
+        assert saved_decisions(db_url, table["id"])[: len(before)] == before
+        play_for(ws, None)
+        assert back.http.get(f"/api/tables/{table['id']}").json()["table"]["status"] == "finished"
     finally:
         stop(one)
         stop(two)

@@ -8,5 +8,6 @@ _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
 
-# Real PostgreSQL and Redis servers for the tests (tests/services.py).
-pytest_plugins = ["services"]
+# Real PostgreSQL and Redis servers for the tests (tests/services.py), and the online
+# server's database fixture (tests/online_helpers.py).
+pytest_plugins = ["services", "online_helpers"]

@@ -12,6 +12,7 @@ import sys
 import time
 
 import httpx2 as httpx
+import pytest
 from sqlalchemy import create_engine, text
 from websockets.sync.client import connect as ws_connect
 
@@ -37,12 +38,23 @@ def person_decision(table, seat: int):
     return player.decide(table.view(seat))
 
 
-def play(table, until_decisions: int | None = None) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A database for a test: an SQLite file, and a new database on the real PostgreSQL
+    (tests/services.py)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/online.db"
+    return request.getfixturevalue("postgres_db")
+
+
+def play(table, until_decisions: int | None = None, each=None) -> None:
     """Play ``table`` (people by :func:`person_decision`, computers by their players) to the
     end of the match, or until it has ``until_decisions`` decisions and a person's is due
     (when the save holds every decision made: the computers' are saved with the next
-    person's)."""
+    person's); ``each(table)`` is called before each step."""
     while not table.match.done:
+        if each is not None:
+            each(table)
         pending = table.match.pending()
         if (
             until_decisions is not None

@@ -21,22 +21,14 @@ from ts358.online.schema import Base, MatchRow, RatingRow, TableRow, UserRow
 from ts358.record import replay
 from ts358.table.saves import WriteError
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/online.db"
-    return request.getfixturevalue("postgres_db")
-
-
 # ---------------------------------------------------------------------- the database
 
 
-def test_the_migrations_make_exactly_the_schema(url):
+def test_the_migrations_make_exactly_the_schema(db_url):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    db, _, _ = lobby(url)
+    db, _, _ = lobby(db_url)
     db.migrate()  # again: nothing to do
     with db.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
@@ -56,7 +48,7 @@ def test_sqlite_is_written_ahead(tmp_path):
 @pytest.mark.parametrize(
     "bad, words",
     [
-        ("not a url", "not a database URL"),
+        ("not a db_url", "not a database URL"),
         ("nosuchdb://x/y", "no driver"),
         ("postgresql+psycopg://nobody@127.0.0.1:1/none", "can't open the database"),
     ],
@@ -70,8 +62,8 @@ def test_a_bad_database_is_one_line(bad, words):
 # ---------------------------------------------------------------------- people
 
 
-def test_people_sign_up_and_in_with_passwords_kept_as_hashes(url):
-    db, accounts, _ = lobby(url)
+def test_people_sign_up_and_in_with_passwords_kept_as_hashes(db_url):
+    db, accounts, _ = lobby(db_url)
     ala = accounts.sign_up("  Ala   Kot ", "correct horse")
     assert ala.name == "Ala Kot" and ala.kind == "person"
     assert accounts.sign_in("ala kot", "correct horse") == ala  # case and spaces folded
@@ -89,8 +81,8 @@ def test_people_sign_up_and_in_with_passwords_kept_as_hashes(url):
     assert kept.startswith("scrypt$") and "correct horse" not in kept
 
 
-def test_guests_and_sessions(url):
-    _, accounts, _ = lobby(url)
+def test_guests_and_sessions(db_url):
+    _, accounts, _ = lobby(db_url)
     ala = accounts.sign_up("Ala", "correct horse")
     one, two = accounts.guest("Ala"), accounts.guest("Ala")  # never a person's, never shared
     assert one.guest and one.name == "Ala" and len({ala.id, one.id, two.id}) == 3
@@ -125,8 +117,8 @@ def test_ratings_follow_openskill_plackett_luce():
 # ---------------------------------------------------------------------- the lobby
 
 
-def test_seats_are_taken_left_and_the_table_is_started(url):
-    _, accounts, rooms = lobby(url)
+def test_seats_are_taken_left_and_the_table_is_started(db_url):
+    _, accounts, rooms = lobby(db_url)
     ala, bob, cyd, dan = (
         accounts.sign_up(n, "password " + n) for n in ("Ala", "Bob", "Cyd", "Dan")
     )
@@ -153,8 +145,8 @@ def test_seats_are_taken_left_and_the_table_is_started(url):
         rooms.sit(ala, info.id)
 
 
-def test_an_open_table_left_by_everyone_is_abandoned_and_private_tables_are_unlisted(url):
-    _, accounts, rooms = lobby(url)
+def test_an_open_table_left_by_everyone_is_abandoned_and_private_tables_are_unlisted(db_url):
+    _, accounts, rooms = lobby(db_url)
     ala, bob = accounts.sign_up("Ala", "password a"), accounts.sign_up("Bob", "password b")
     public = rooms.create(ala, TableOptions())
     secret = rooms.create(ala, TableOptions(private=True))
@@ -187,8 +179,8 @@ def test_bad_table_options_are_one_line(data, words):
         TableOptions.from_json(data)
 
 
-def test_a_match_played_to_the_end_is_recorded_and_rated(url):
-    db, accounts, rooms = lobby(url)
+def test_a_match_played_to_the_end_is_recorded_and_rated(db_url):
+    db, accounts, rooms = lobby(db_url)
     ala, bob = accounts.sign_up("Ala", "password a"), accounts.sign_up("Bob", "password b")
     info = rooms.create(ala, TableOptions(deals=3, level="easy", rules="kurnik"))
     rooms.sit(bob, info.id)
@@ -230,8 +222,8 @@ def test_a_match_played_to_the_end_is_recorded_and_rated(url):
         rooms.leaderboard("chess")
 
 
-def test_a_person_who_leaves_is_played_for_and_takes_the_seat_back(url):
-    _, accounts, rooms = lobby(url)
+def test_a_person_who_leaves_is_played_for_and_takes_the_seat_back(db_url):
+    _, accounts, rooms = lobby(db_url)
     ala, bob = accounts.sign_up("Ala", "password a"), accounts.sign_up("Bob", "password b")
     info = rooms.create(ala, TableOptions(deals=3, level="easy"))
     rooms.sit(bob, info.id)
@@ -251,14 +243,14 @@ def test_a_person_who_leaves_is_played_for_and_takes_the_seat_back(url):
     assert rooms.rating(bob, "house")["matches"] == 1  # the seat stayed his
 
 
-def test_a_table_is_taken_over_from_a_silent_process_with_every_decision(url, tmp_path):
-    db, accounts, first = lobby(url, process="first:1:a")
+def test_a_table_is_taken_over_from_a_silent_process_with_every_decision(db_url, tmp_path):
+    db, accounts, first = lobby(db_url, process="first:1:a")
     ala = accounts.sign_up("Ala", "password a")
     info = first.create(ala, TableOptions(deals=3, level="easy"))
     table = first.start(ala, info.id)
     play(table, until_decisions=20)
     decisions = table.match.snapshot().decisions
-    _, _, second = lobby(url, process="second:2:b")
+    _, _, second = lobby(db_url, process="second:2:b")
     with pytest.raises(LobbyError, match="another server"):
         second.open_table(info.id)  # the first is alive
     with db.session() as session:  # ... until it has been silent long enough
@@ -287,8 +279,8 @@ def test_a_table_is_taken_over_from_a_silent_process_with_every_decision(url, tm
     assert whole.match.snapshot().decisions == resumed.match.snapshot().decisions
 
 
-def test_two_seats_of_one_computer_level_count_one_match(url):
-    db, accounts, rooms = lobby(url)
+def test_two_seats_of_one_computer_level_count_one_match(db_url):
+    db, accounts, rooms = lobby(db_url)
     ala = accounts.sign_up("Ala", "password a")
     info = rooms.create(ala, TableOptions(deals=3, level="easy"))
     play(rooms.start(ala, info.id))

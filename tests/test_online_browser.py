@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from playwright.sync_api import Page
 
 from test_web_browser import (
@@ -35,7 +33,8 @@ from ts358.online.accounts import Accounts
 from ts358.online.app import create_public_app
 from ts358.online.db import Database
 from ts358.online.rooms import Rooms
-from ts358.web.server import bind, server_config
+from ts358.web.server import bind
+from web_support import serving
 
 NAMES = ("Ala Nowak", "Bolek", "Celina")
 PASSWORD = "a long enough password"
@@ -59,17 +58,8 @@ def online_server(folder, leave_seconds: float = 30.0) -> Iterator[Online]:
     app = create_public_app(
         rooms, accounts, public_url=url, leave_seconds=leave_seconds, sweep_seconds=0.5
     )
-    running = uvicorn.Server(server_config(app))
-    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.02)
-    try:
+    with serving(app, sock):
         yield Online(url, rooms)
-    finally:
-        running.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 @pytest.fixture

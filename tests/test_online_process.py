@@ -9,16 +9,13 @@ import os
 import signal
 import time
 
-import pytest
-
-from online_helpers import Browser, play_for, saved_decisions, start_server, stop
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/online.db"
-    return request.getfixturevalue("postgres_db")
+from online_helpers import (
+    Browser,
+    play_for,
+    saved_decisions,
+    start_server,
+    stop,
+)
 
 
 def test_a_killed_server_process_loses_no_decision(db_url, tmp_path):

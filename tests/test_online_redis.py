@@ -15,14 +15,14 @@ import pytest
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 
-from online_helpers import Browser, answer, play_for, saved_decisions, start_server, stop
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/online.db"
-    return request.getfixturevalue("postgres_db")
+from online_helpers import (
+    Browser,
+    answer,
+    play_for,
+    saved_decisions,
+    start_server,
+    stop,
+)
 
 
 def play_seat(ws, seen: list[dict], errors: list[BaseException]) -> None:

@@ -117,14 +117,21 @@ def live_server(
     port = sock.getsockname()[1]
     url = public_url("127.0.0.1" if host in ("::", "0.0.0.0") else host, port)
     lobby = Lobby(folder, bots=bots)
-    app = create_app(lobby, base_url=url, lang="en", **options)
+    with serving(create_app(lobby, base_url=url, lang="en", **options), sock):
+        yield LiveServer(url, port, lobby)
+
+
+@contextlib.contextmanager
+def serving(app: Any, sock: Any) -> Iterator[None]:
+    """``app`` served by uvicorn as ``ts358 serve`` configures it, on the bound socket
+    ``sock``, from a thread until the block ends."""
     running = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not running.started:
         time.sleep(0.02)
     try:
-        yield LiveServer(url, port, lobby)
+        yield
     finally:
         running.should_exit = True
         thread.join(10)

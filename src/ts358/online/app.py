@@ -36,7 +36,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ts358._input import InputError, parse_json
 from ts358.analysis.hints import HintService
 from ts358.deal import Answer, Pending
 from ts358.online.accounts import AccountError, Accounts, Person
@@ -56,10 +55,9 @@ from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, PRESETS
 from ts358.table.saves import WriteError
 from ts358.table.texts import LANGUAGES, t
-from ts358.web.app import BODY_SECONDS, JOIN_SECONDS, STATIC, Flood, Room, serve_seat
+from ts358.web.app import JOIN_SECONDS, STATIC, Room, json_body, paced, serve_seat
 from ts358.web.messages import error_message, welcome_message
 from ts358.web.protocol import (
-    MAX_MESSAGE_BYTES,
     Hint,
     Join,
     Name,
@@ -256,25 +254,7 @@ def create_public_app(
         )
 
     async def read_json(request: Request) -> Any:
-        raw = b""
-
-        async def read() -> None:
-            nonlocal raw
-            async for chunk in request.stream():
-                raw += chunk
-                if len(raw) > MAX_MESSAGE_BYTES:
-                    raise LobbyError(f"a request of more than {MAX_MESSAGE_BYTES} bytes")
-
-        try:
-            await asyncio.wait_for(read(), BODY_SECONDS)
-        except asyncio.TimeoutError:
-            raise LobbyError(f"the request's body took more than {BODY_SECONDS:g} s") from None
-        if not raw:
-            return {}
-        try:
-            return parse_json(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, InputError) as exc:
-            raise LobbyError(f"the request is not JSON: {exc}") from None
+        return await json_body(request, LobbyError)
 
     Handler = Callable[[Request, Person | None], Awaitable[Response]]
 
@@ -625,15 +605,8 @@ def create_public_app(
         room = room_of(table)
         await start_watching(room, socket)
         try:
-            flood = Flood()
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                wait = flood.delay()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                await watcher_said(room, socket, message.get("text") or message.get("bytes") or b"")
+            async for text in paced(socket):
+                await watcher_said(room, socket, text)
         finally:
             stop_watching(room, socket)
 
@@ -685,17 +658,8 @@ def create_public_app(
                     await socket.send_text(str(message.get("text", "")))
 
             async def up() -> None:
-                flood = Flood()
-                while True:
-                    message = await socket.receive()
-                    if message["type"] == "websocket.disconnect":
-                        return
-                    wait = flood.delay()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    text = message.get("text")
-                    if text is None:
-                        text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                async for data in paced(socket):
+                    text = data if isinstance(data, str) else data.decode("utf-8", "replace")
                     await bus.apublish(
                         table_channel(table_id),
                         {"connection": connection, "kind": "message", "seat": seat, "text": text},

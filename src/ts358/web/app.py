@@ -79,6 +79,8 @@ __all__ = [
     "Flood",
     "Room",
     "create_app",
+    "json_body",
+    "paced",
     "serve_seat",
 ]
 
@@ -410,23 +412,7 @@ def create_app(
         return guarded
 
     async def body(request: Request) -> Any:
-        raw = b""
-
-        async def read() -> None:
-            nonlocal raw
-            async for chunk in request.stream():
-                raw += chunk
-                if len(raw) > MAX_MESSAGE_BYTES:
-                    raise LobbyError(f"a request of more than {MAX_MESSAGE_BYTES} bytes")
-
-        try:
-            await asyncio.wait_for(read(), BODY_SECONDS)
-        except asyncio.TimeoutError:
-            raise LobbyError(f"the request's body took more than {BODY_SECONDS:g} s") from None
-        try:
-            return parse_json(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, InputError) as exc:
-            raise LobbyError(f"the request is not JSON: {exc}") from None
+        return await json_body(request, LobbyError)
 
     def seated(table: Table) -> JSONResponse:
         return JSONResponse(
@@ -675,10 +661,30 @@ async def _serve_remote_bot(socket: WebSocket, lobby: Lobby) -> None:
         pumping.cancel()
 
 
-async def serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
-    """Read ``seat``'s messages until it goes: each is done or answered with an error; a
-    flood is read at the pace of :class:`Flood`."""
-    lang = room.table.lang
+async def json_body(request: Request, error: type[Exception]) -> Any:
+    """The JSON of a request's body, read within :data:`BODY_SECONDS` and
+    :data:`~ts358.web.protocol.MAX_MESSAGE_BYTES`; ``error`` (one line) otherwise."""
+    raw = b""
+
+    async def read() -> None:
+        nonlocal raw
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_MESSAGE_BYTES:
+                raise error(f"a request of more than {MAX_MESSAGE_BYTES} bytes")
+
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        raise error(f"the request's body took more than {BODY_SECONDS:g} s") from None
+    try:
+        return parse_json(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, InputError) as exc:
+        raise error(f"the request is not JSON: {exc}") from None
+
+
+async def paced(socket: WebSocket) -> AsyncIterator[str | bytes]:
+    """A connection's messages until it goes, a flood read at the pace of :class:`Flood`."""
     flood = Flood()
     while True:
         message = await socket.receive()
@@ -687,9 +693,15 @@ async def serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
         wait = flood.delay()
         if wait > 0:
             await asyncio.sleep(wait)
-        data = message.get("text")
-        if data is None:
-            data = message.get("bytes") or b""
+        text = message.get("text")
+        yield text if text is not None else (message.get("bytes") or b"")
+
+
+async def serve_seat(socket: WebSocket, room: Room, seat: int) -> None:
+    """Read ``seat``'s messages until it goes: each is done or answered with an error; a
+    flood is read at the pace of :class:`Flood`."""
+    lang = room.table.lang
+    async for data in paced(socket):
         try:
             await room.handle(seat, parse_request(data))
         except ProtocolError as exc:

@@ -14,7 +14,7 @@
 # gives it, and the interval holds only proven bounds.
 
 cdef enum:
-    DEFER_FROM = 10          # fewest tricks left at which a move may be put off: below, a
+    DEFER_FROM = 12          # fewest tricks left at which a move may be put off: below, a
                              # subtree costs less than the table traffic of sharing it
 
 

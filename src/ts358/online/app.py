@@ -140,6 +140,9 @@ class OnlineRoom(Room):
     def idle(self, now: float, idle_seconds: float) -> bool:
         return not self.watchers and super().idle(now, idle_seconds)
 
+    def watched(self) -> bool:
+        return bool(self.watchers) or super().watched()
+
     async def handle(self, seat: int, request: SeatRequest) -> None:
         if isinstance(request, Hint):
             raise DecisionRefused(t("online.no_hints", self.table.lang))

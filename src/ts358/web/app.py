@@ -169,6 +169,10 @@ class Room:
         wait = min(idle_seconds, FINISHED_SECONDS) if self.table.match.done else idle_seconds
         return now - self.empty_since >= wait
 
+    def watched(self) -> bool:
+        """Whether anyone sees the table: the computer players keep the pace only then."""
+        return bool(self.sockets)
+
     # ------------------------------------------------------------------ sending
 
     async def send(self, seat: int, message: dict[str, Any]) -> None:
@@ -218,7 +222,7 @@ class Room:
                     return
                 answer = await self.think(pending)
                 wait = table.pace - (time.monotonic() - self._changed)
-                if wait > 0:
+                if wait > 0 and self.watched():
                     await asyncio.sleep(wait)
                 async with self.lock:
                     result = table.apply_computer(pending, answer)

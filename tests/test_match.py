@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ts358 import CardSet, Contract, Rules
 from ts358.cards import DECK
 from ts358.deal import IllegalDecision
-from ts358.match import Match, standings
+from ts358.match import MAX_NAME, Match, clean_name, standings
 from ts358.players import HeuristicPlayer, Player, RandomPlayer
 from ts358.record import match_record, replay
 from ts358.view import DecisionKind
@@ -323,3 +323,25 @@ def test_soak(ruleset):
         referee(match, players, random.Random(seed), tries=0.2)
         check_finished(match)
         assert replay(match_record(match)).results == match.results
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("Ann", "Ann"),
+        ("  Ann   Lee ", "Ann Lee"),
+        ("Zoë\u00a0Nowak", "Zoë Nowak"),
+        ("x" * 40, "x" * 40),
+    ],
+)
+def test_a_name_is_kept_with_its_spaces_folded(typed, kept):
+    assert clean_name(typed) == kept
+
+
+@pytest.mark.parametrize(
+    "typed", ["", "   ", "x" * (MAX_NAME + 1), "Ann\x1b[31m", "Ann\u202eLee", None, 7, ["Ann"]]
+)
+def test_a_name_that_is_not_one_is_refused_in_one_line(typed):
+    with pytest.raises(ValueError, match="player's name") as caught:
+        clean_name(typed)
+    assert "\n" not in str(caught.value)

@@ -42,6 +42,7 @@ __all__ = [
     "Match",
     "MatchSnapshot",
     "check_name",
+    "clean_name",
     "player_seed",
     "standings",
 ]
@@ -65,6 +66,15 @@ def check_name(name: object) -> None:
         raise ValueError(f"a player's name is 1-{MAX_NAME} characters, not {quote(name)}")
     if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name):
         raise ValueError(f"a player's name has a character that can't be printed: {quote(name)}")
+
+
+def clean_name(name: object) -> str:
+    """``name`` as typed, with its runs of spaces folded to one and its ends trimmed; the
+    ValueError of :func:`check_name` if that is not a player's name."""
+    if isinstance(name, str):
+        name = " ".join(name.split())
+    check_name(name)
+    return name  # type: ignore[return-value]  # check_name refused anything but text
 
 
 def player_seed(match_seed: int, seat: int) -> int:

@@ -16,7 +16,7 @@ import secrets
 
 from sqlalchemy import delete, select
 
-from ts358.match import check_name
+from ts358.match import clean_name
 from ts358.online.db import Database, now
 from ts358.online.passwords import (
     COST,
@@ -57,14 +57,10 @@ def name_key(name: str) -> str:
 
 
 def _clean_name(name: object) -> str:
-    if not isinstance(name, str):
-        raise AccountError("a name is text")
-    name = " ".join(name.split())
     try:
-        check_name(name)
+        return clean_name(name)
     except ValueError as exc:
         raise AccountError(str(exc)) from None
-    return name
 
 
 def _person(row: UserRow) -> Person:

@@ -23,7 +23,7 @@ from ts358._input import InputError, number, quote
 from ts358.analysis.hints import HintService
 from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
-from ts358.match import Match, check_name, player_seed
+from ts358.match import Match, clean_name, player_seed
 from ts358.players import LEVELS, Player
 from ts358.rules import MATCH_LENGTHS, Contract, Rules
 from ts358.table.history import leaderboard, load_entries, saves_dir, summarize_history
@@ -168,9 +168,8 @@ class MatchOptions:
             )
         name = data.get("name")
         if name is not None:
-            name = " ".join(name.split()) if isinstance(name, str) else name
             try:
-                check_name(name)
+                name = clean_name(name)
             except ValueError as exc:
                 raise LobbyError(f"'name': {exc}") from None
         deals = _choice(data, "deals", MATCH_LENGTHS, 6)

@@ -20,7 +20,7 @@ from typing import Any
 from ts358.bots.remote import RemoteBot
 from ts358.bots.seat import BotPlayer
 from ts358.deal import Answer, DealResult, Pending
-from ts358.match import check_name
+from ts358.match import clean_name
 from ts358.players.base import Player
 from ts358.refusal import Refusal
 from ts358.table import table as core
@@ -120,9 +120,8 @@ class Table(core.Table):
         name that is not 1-40 printable characters. The save is written now."""
         if seat not in self.humans:
             raise DecisionRefused("only a person's seat has a name to set")
-        name = " ".join(name.split())
         try:
-            check_name(name)
+            name = clean_name(name)
         except ValueError as exc:
             raise DecisionRefused(str(exc)) from None
         if name != self.match.names[seat]:

@@ -215,10 +215,6 @@ class OnlineTable(Table):
         super().__init__(saved, None, humans, stats=False, keeper=keeper)
         self.id = table_id
 
-    def seat_person(self, seat: int) -> None:
-        super().seat_person(seat)
-        self.tokens.setdefault(seat, secrets.token_urlsafe(24))
-
     def seat_computer(self, seat: int, level: str | None = None) -> None:
         super().seat_computer(seat, level)
         self.connected.discard(seat)

@@ -185,6 +185,7 @@ def card_values(lang, symbols):
         "scores": "0 / -3 / 3",
         "value": "5 (0)",
         "seconds": tr.decimal(1.5, 1),
+        **dict.fromkeys(("rating", "before", "after"), tr.decimal(25.3, 1)),
         "error": "X",
     }
 

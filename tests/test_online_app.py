@@ -12,10 +12,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from online_helpers import lobby, play
 from ts358.match import Match
-from ts358.online.app import create_public_app
+from ts358.online.app import ONLINE_STATIC, create_public_app
 from ts358.online.limits import Limiter
 from ts358.rules import PRESETS, Rules
 from ts358.table.saves import PlaySettings, SavedMatch
+from ts358.table.texts import LANGUAGES, MESSAGES
 from ts358.web.table import Table
 
 SITE = "http://testserver"
@@ -141,6 +142,51 @@ def test_every_response_carries_the_security_headers(app):
     assert answer.headers["x-frame-options"] == "DENY"
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert "default-src 'self'" in answer.headers["content-security-policy"]
+
+
+# ---------------------------------------------------------------------- the lobby's words
+
+LOBBY_JS = (ONLINE_STATIC / "lobby.js").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("query", "accepted", "lang"),
+    [
+        ("?lang=pl", "", "pl"),
+        ("?lang=cs", "pl-PL,pl;q=0.9", "cs"),  # the page's choice first
+        ("", "cs-CZ,cs;q=0.9,en;q=0.8", "cs"),
+        ("?lang=xx", "de-DE,de;q=0.9,pl;q=0.5", "pl"),
+        ("", "de-DE", "en"),
+        ("", "", "en"),
+    ],
+)
+def test_the_lobby_comes_in_the_language_asked_or_the_browsers(app, query, accepted, lang):
+    answer = TestClient(app).get("/api/me" + query, headers={"Accept-Language": accepted})
+    me = answer.json()
+    assert me["lang"] == lang and me["defaults"]["lang"] == lang  # a new table's too
+    assert me["texts"]["lobby.sign.in"] == MESSAGES[lang]["lobby.sign.in"]
+    assert {f"rules.{r}" for r in PRESETS} | {f"level.{v}" for v in me["levels"]} <= set(
+        me["texts"]
+    )
+
+
+def test_every_word_the_lobby_page_says_is_in_every_language():
+    # Every key the page names (T("sign.in"), the leaderboard's column keys, a status's
+    # label) and nothing the page never says.
+    named = set(
+        re.findall(
+            r'"((?:app|sign|kind|tables|table|seat|action|create|board|history)'
+            r'\.[a-z_]+)"',
+            LOBBY_JS,
+        )
+    )
+    statuses = {"open", "playing", "finished", "abandoned"}
+    assert 'label("status", t.status)' in LOBBY_JS
+    used = {f"lobby.{key}" for key in named} | {f"lobby.status.{s}" for s in statuses}
+    for lang in LANGUAGES:
+        kept = {k for k in MESSAGES[lang] if k.startswith("lobby.")}
+        assert used - kept == set(), lang
+        assert kept - used == set(), lang
 
 
 # ---------------------------------------------------------------------- tables

@@ -33,6 +33,7 @@ from ts358.online.accounts import Accounts
 from ts358.online.app import create_public_app
 from ts358.online.db import Database
 from ts358.online.rooms import Rooms
+from ts358.table.texts import MESSAGES
 from ts358.web.server import bind
 from web_support import serving
 
@@ -345,3 +346,34 @@ def test_a_guest_shares_a_private_table_by_its_link(browser, online, console):  
     other.click(f'[data-table="{table_id}"] [data-action="leave"]')
     wait_seat_name(page, table_id, 2, "free")
     other.context.close()
+
+
+def test_the_lobby_speaks_the_browsers_language_and_keeps_another_chosen(browser, online, console):  # noqa: F811
+    context = browser.new_context(locale="pl-PL")  # Accept-Language: pl-PL
+    page = console.watch(context.new_page())
+    page.goto(online.url + "/")
+    page.wait_for_selector('[data-form="guest"]')
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    assert page.text_content('[data-action="signin"]') == MESSAGES["pl"]["lobby.sign.in"]
+    assert page.title() == MESSAGES["pl"]["lobby.app.title"]
+    assert "lobby." not in page.inner_text("body")  # no key without its words
+    # Czech chosen: the page comes again in Czech, and stays so without ?lang=.
+    page.select_option('[data-action="lang"]', "cs")
+    page.wait_for_selector('html[lang="cs"]')  # (wait_for_function would eval: CSP)
+    page.goto(online.url + "/")
+    page.wait_for_selector('[data-form="guest"]')
+    assert page.evaluate("document.documentElement.lang") == "cs"
+    page.locator('[data-form="guest"] [data-field="name"]').fill("Věra")
+    page.click('[data-action="guest"]')
+    page.wait_for_selector("[data-me]")
+    # A new table is in the page's language, and its card says so in Czech.
+    assert page.locator('[data-form="create"] [data-field="lang"]').input_value() == "cs"
+    page.locator('[data-form="create"] [data-action="create"]').click()
+    card = page.locator("[data-table][data-mine]")
+    card.wait_for()
+    status = MESSAGES["cs"]["lobby.status.open"]
+    assert card.locator("[data-status-text]").text_content() == status
+    assert MESSAGES["cs"]["lang.cs"] in card.text_content()
+    assert "lobby." not in page.inner_text("body")
+    assert serious_violations(page) == []
+    context.close()

@@ -54,7 +54,7 @@ from ts358.online.thinking import Thinkers
 from ts358.players import LEVELS
 from ts358.rules import MATCH_LENGTHS, PRESETS
 from ts358.table.saves import WriteError
-from ts358.table.texts import LANGUAGES, t
+from ts358.table.texts import LANGUAGES, MESSAGES, t
 from ts358.web.app import JOIN_SECONDS, STATIC, Room, json_body, paced, serve_seat
 from ts358.web.messages import error_message, welcome_message
 from ts358.web.protocol import (
@@ -317,6 +317,9 @@ def create_public_app(
 
     async def me(request: Request, person: Person | None) -> Response:
         found = await person_of(request)
+        lang = page_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
         return JSONResponse(
             {
                 "person": _person(found[0]) if found else None,
@@ -325,7 +328,9 @@ def create_public_app(
                 "levels": list(LEVELS),
                 "lengths": list(MATCH_LENGTHS),
                 "languages": list(LANGUAGES),
-                "defaults": _defaults(),
+                "defaults": _defaults(lang),
+                "lang": lang,
+                "texts": lobby_texts(lang),
             }
         )
 
@@ -875,13 +880,43 @@ def _person(person: Person) -> dict[str, Any]:
     return {"id": person.id, "name": person.name, "kind": person.kind}
 
 
-def _defaults() -> dict[str, Any]:
+_LOBBY_TEXTS = ("lobby.", "rules.", "level.", "lang.")
+
+
+def lobby_texts(lang: str) -> dict[str, str]:
+    """The lobby page's words in ``lang`` (one of :data:`~ts358.table.texts.LANGUAGES`): its
+    own, under ``lobby.``, and the names of the rules presets, levels and languages."""
+    return {k: v for k, v in MESSAGES[lang].items() if k.startswith(_LOBBY_TEXTS)}
+
+
+def page_language(asked: str | None, accepted: str | None) -> str:
+    """The lobby's language: ``asked`` (the page's ``?lang=``, or the choice it kept) if the
+    server speaks it, else the first language of the browser's ``Accept-Language`` header
+    (``accepted``) it speaks, else English.
+
+    >>> page_language("cs", "pl-PL,pl;q=0.9")
+    'cs'
+    >>> page_language("xx", "de-DE,pl;q=0.8,en;q=0.5")
+    'pl'
+    >>> page_language(None, None)
+    'en'
+    """
+    if asked in LANGUAGES:
+        return asked
+    for part in (accepted or "").split(","):
+        primary = part.split(";")[0].strip().split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return "en"
+
+
+def _defaults(lang: str) -> dict[str, Any]:
     options = TableOptions()
     return {
         "rules": options.rules,
         "deals": options.deals,
         "level": options.level,
-        "lang": options.lang,
+        "lang": lang,
         "private": options.private,
         "pace": options.pace,
     }

@@ -9,105 +9,50 @@ import { fill } from "/static/ui.js";
 
 // ------------------------------------------------------------------ words
 
-// The page's words, by key. Other languages come as dictionaries of the same keys; a key
-// missing there is said in English.
-const EN = {
-  "app.title": "3-5-8 online",
-  "app.loading": "Loading…",
-  "app.retry": "Try again",
-  "app.rules_page": "Rules",
-  "app.network": "The server can't be reached: check the connection and try again.",
-  "sign.up": "Sign up",
-  "sign.up_title": "New here? Sign up",
-  "sign.up_note": "Your name is shown at the tables and on the leaderboard.",
-  "sign.in": "Sign in",
-  "sign.in_title": "Sign in",
-  "sign.guest": "Play as a guest",
-  "sign.guest_title": "Or play as a guest",
-  "sign.guest_note": "No password; a guest's matches are not on the leaderboard.",
-  "sign.out": "Sign out",
-  "sign.as": "Signed in as",
-  "sign.name": "Name",
-  "sign.password": "Password",
-  "sign.new_password": "Password (8 characters or more)",
-  "kind.person": "",
-  "kind.guest": "guest",
-  "kind.computer": "computer",
-  "tables.title": "Tables",
-  "tables.none": "No table is open: create one.",
-  "tables.shared": "The table of your link",
-  "tables.sign_to_sit": "Sign in (or play as a guest) to take a seat.",
-  "table.deals": "{count} {count:deal|deals}",
-  "table.level": "computer players: {level}",
-  "table.owner": "table of {name}",
-  "table.private": "private",
-  "table.link": "Link for friends:",
-  "table.copy": "Copy",
-  "table.copied": "Copied",
-  "table.fill": "Computer players take the free seats.",
-  "table.you": "you",
-  "seat.free": "free",
-  "seat.away": "away: a computer plays",
-  "seat.computer": "computer ({level})",
-  "status.open": "waiting for players",
-  "status.playing": "in play",
-  "status.finished": "finished",
-  "status.abandoned": "abandoned",
-  "action.sit": "Sit here",
-  "action.leave": "Leave",
-  "action.start": "Start",
-  "action.play": "Play",
-  "action.watch": "Watch",
-  "create.title": "New table",
-  "create.rules": "Rules",
-  "create.deals": "Length (deals)",
-  "create.level": "Computer players",
-  "create.lang": "Language",
-  "create.private": "Private: only with its link",
-  "create.pace": "Pace of the computer players (seconds)",
-  "create.submit": "Create the table",
-  "create.done": "Your table is open: friends sit at it from the lobby or by its link.",
-  "board.title": "Leaderboard",
-  "board.rules": "Rules",
-  "board.none": "Nobody has played under these rules yet.",
-  "board.rank": "#",
-  "board.name": "Name",
-  "board.rating": "Rating",
-  "board.matches": "Matches",
-  "history.title": "Your matches",
-  "history.none": "No match finished yet.",
-  "history.rating": "{rules}: {rating} ({count} {count:match|matches})",
-  "history.place": "Place {place} of 3",
-  "history.total": "total {total}",
-  "history.change": "rating {before} → {after}",
-  "rules.house": "House",
-  "rules.kurnik": "Kurnik",
-  "rules.sergeant-major": "Sergeant Major",
-  "rules.9-5-2": "9-5-2",
-  "level.easy": "easy",
-  "level.medium": "medium",
-  "level.hard": "hard",
-  "level.expert": "expert",
-  "lang.en": "English",
-  "lang.pl": "Polski",
-  "lang.cs": "Čeština",
+// The page's words come from the server (GET /api/me, in the language the page asks for:
+// ?lang= in its address, else the last one chosen here or at a table, else the browser's):
+// the lobby's own under "lobby.", and the names of the rules, levels and languages. Before
+// they arrive only a failure to reach the server can be said, in English.
+const BEFORE = {
+  "lobby.app.network": "The server can't be reached: check the connection and try again.",
+  "lobby.app.retry": "Try again",
 };
-const DICTIONARIES = { en: EN };
-const lang = "en";
-const words = DICTIONARIES[lang] || EN;
-document.documentElement.lang = lang;
-document.title = T("app.title");
+let lang = "en";
+let words = {};
 
 function T(key, params) {
-  const template = words[key] ?? EN[key] ?? key;
-  return fill(template, params, lang);
+  const full = "lobby." + key;
+  return fill(words[full] ?? BEFORE[full] ?? full, params, lang);
 }
 
-// A value's label (a preset, a level, a language) where the dictionary has one, else the
-// value itself (a preset the page doesn't know yet).
+// A value's label (a status, a preset, a level, a language) where the words have one, else
+// the value itself (a preset the page doesn't know yet).
 function label(group, value) {
-  const key = group + "." + value;
-  return key in words || key in EN ? T(key) : String(value);
+  const own = `lobby.${group}.${value}`;
+  const shared = `${group}.${value}`;
+  return own in words ? words[own] : shared in words ? words[shared] : String(value);
+}
+
+function askedLanguage() {
+  const inAddress = new URLSearchParams(location.search).get("lang");
+  if (inAddress) return inAddress;
+  try {
+    return localStorage.getItem("ts358.lang") || "";
+  } catch {
+    return "";  // storage refused (a private window): the browser's language
+  }
+}
+
+// Another language: kept for the next visit (and the analysis board), the page loaded again.
+function chooseLanguage(chosen) {
+  try {
+    localStorage.setItem("ts358.lang", chosen);
+  } catch {
+    // not kept: the address says it below
+  }
+  const url = new URL(location.href);
+  url.searchParams.set("lang", chosen);
+  location.replace(url.toString());
 }
 
 function signed(n) {
@@ -199,6 +144,9 @@ function draw() {
   const head = h("header", { class: "top" },
     h("h1", {}, "3-5-8 ", h("span", { class: "sub" }, "online")),
     h("nav", { class: "tools" },
+      h("select", { "data-action": "lang", "aria-label": T("app.language"),
+        onchange: (e) => chooseLanguage(e.target.value) },
+      S.options.languages.map((l) => h("option", { value: l, selected: l === lang }, label("lang", l)))),
       h("a", { class: "button", href: `/static/rules/${lang}.html`, target: "_blank", rel: "noopener",
         "data-action": "rules" }, T("app.rules_page")),
       me ? h("span", { class: "account" },
@@ -649,12 +597,16 @@ async function poll() {
 
 async function main() {
   try {
-    S.options = await api("/api/me");
+    S.options = await api("/api/me?lang=" + encodeURIComponent(askedLanguage()));
   } catch (error) {
     app.replaceChildren(h("div", { class: "online" }, h("h1", {}, "3-5-8"), errorLine("app", error.message),
       h("button", { "data-action": "retry", onclick: main }, T("app.retry"))));
     return;
   }
+  lang = S.options.lang;
+  words = S.options.texts;
+  document.documentElement.lang = lang;
+  document.title = T("app.title");
   S.me = S.options.person;
   S.csrf = S.options.csrf || "";
   if (S.options.defaults && S.options.defaults.rules) S.board = S.options.defaults.rules;

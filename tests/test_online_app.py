@@ -16,7 +16,7 @@ from ts358.online.app import ONLINE_STATIC, create_public_app
 from ts358.online.limits import Limiter
 from ts358.rules import PRESETS, Rules
 from ts358.table.saves import PlaySettings, SavedMatch
-from ts358.table.texts import LANGUAGES, MESSAGES
+from ts358.table.texts import LANGUAGES, MESSAGES, t
 from ts358.web.table import Table
 
 SITE = "http://testserver"
@@ -135,6 +135,13 @@ def test_sign_in_floods_are_slowed(tmp_path):
     assert codes == [400, 400, 400, 429, 429]
     late = client.post("/api/signin", json={"name": "x", "password": "y"}, headers=ORIGIN)
     assert int(late.headers["retry-after"]) >= 1 and "try again" in late.json()["error"]
+    polish = client.post(
+        "/api/signin",
+        json={"name": "x", "password": "y"},
+        headers={**ORIGIN, "Accept-Language": "pl"},
+    )
+    wait = int(polish.headers["retry-after"])
+    assert polish.json()["error"] == t("online.too_many", "pl", seconds=wait)
 
 
 def test_every_response_carries_the_security_headers(app):
@@ -187,6 +194,37 @@ def test_every_word_the_lobby_page_says_is_in_every_language():
         kept = {k for k in MESSAGES[lang] if k.startswith("lobby.")}
         assert used - kept == set(), lang
         assert kept - used == set(), lang
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs"])
+def test_a_person_is_refused_in_the_language_of_their_page(app, lang):
+    page = {**ORIGIN, "Accept-Language": lang}
+    stranger = TestClient(app)
+    wrong = stranger.post("/api/signin", json={"name": "Ala", "password": "x"}, headers=page)
+    assert wrong.json()["error"] == t("online.wrong_password", lang)
+    assert stranger.get("/api/history", headers=page).json()["error"] == t(
+        "online.sign_in_first", lang
+    )
+    ala, ala_csrf = person(app, "Ala")
+    taken = stranger.post("/api/signup", json={"name": "ala", "password": "pass1234"}, headers=page)
+    assert taken.json()["error"] == t("online.name_taken", lang, name="'ala'")
+    table_id = post(ala, ala_csrf, "/api/tables", {"deals": 3}).json()["table"]["id"]
+    bob, bob_csrf = person(app, "Bob")
+    refused = bob.post(
+        f"/api/tables/{table_id}/sit",
+        json={"seat": 0},
+        headers={**page, "X-CSRF-Token": bob_csrf},
+    )
+    assert refused.status_code == 400 and refused.json()["error"] == t("online.seat_taken", lang)
+    # A program that names no language is refused in English.
+    again = post(bob, bob_csrf, f"/api/tables/{table_id}/sit", {"seat": 0})
+    assert again.json()["error"] == "that seat is taken"
+
+
+def test_every_refusal_of_the_catalogue_is_said_by_the_server():
+    source = "".join(path.read_text(encoding="utf-8") for path in ONLINE_STATIC.parent.glob("*.py"))
+    said = {key for key in MESSAGES["en"] if key.startswith("online.")}
+    assert {key for key in said if f'"{key}"' not in source} == set()
 
 
 # ---------------------------------------------------------------------- tables

@@ -363,6 +363,17 @@ def test_the_lobby_speaks_the_browsers_language_and_keeps_another_chosen(browser
     page.goto(online.url + "/")
     page.wait_for_selector('[data-form="guest"]')
     assert page.evaluate("document.documentElement.lang") == "cs"
+    # The server's refusals come in Czech too.
+    signin = page.locator('[data-form="signin"]')
+    signin.locator('[data-field="name"]').fill("Nikdo")
+    signin.locator('[data-field="password"]').fill("not the password")
+    signin.locator('[data-action="signin"]').click()
+    wrong = MESSAGES["cs"]["online.wrong_password"]
+    page.wait_for_selector(f'[data-error="signin"]:has-text("{wrong}")')
+    # (which the browser logs as an error, once)
+    console.errors.remove(
+        "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+    )
     page.locator('[data-form="guest"] [data-field="name"]').fill("Věra")
     page.click('[data-action="guest"]')
     page.wait_for_selector("[data-me]")

@@ -25,6 +25,7 @@ from ts358.online.passwords import (
     check_password,
     hash_password,
 )
+from ts358.online.refusals import Refusal
 from ts358.online.schema import SessionRow, UserRow
 
 __all__ = ["SESSION_DAYS", "AccountError", "Accounts", "Person", "name_key"]
@@ -34,7 +35,7 @@ SESSION_DAYS = 30
 _DUMMY = hash_password("not a password", 2**10)
 
 
-class AccountError(ValueError):
+class AccountError(Refusal):
     """A sign-up or sign-in that can't be done; the message says why in one line."""
 
 
@@ -89,11 +90,11 @@ class Accounts:
         too short or too long."""
         clean = _clean_name(name)
         if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-            raise AccountError(f"a password is {MIN_PASSWORD}-{MAX_PASSWORD} characters")
+            raise AccountError.of("online.password_length", first=MIN_PASSWORD, last=MAX_PASSWORD)
         kept = hash_password(password, self.cost)
         with self.db.session() as session:
             if session.scalar(select(UserRow.id).where(UserRow.key == name_key(clean))):
-                raise AccountError(f"the name {clean!r} is taken")
+                raise AccountError.of("online.name_taken", name=repr(clean))
             row = UserRow(
                 name=clean, key=name_key(clean), kind="person", password=kept, created=now()
             )
@@ -104,7 +105,7 @@ class Accounts:
     def sign_in(self, name: object, password: object) -> Person:
         """The person with this name and password; AccountError (the same words whether
         the name or the password is wrong) otherwise."""
-        wrong = AccountError("wrong name or password")
+        wrong = AccountError.of("online.wrong_password")
         if not isinstance(name, str) or not isinstance(password, str):
             raise wrong
         if len(password) > MAX_PASSWORD:

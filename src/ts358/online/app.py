@@ -247,14 +247,17 @@ def create_public_app(
     def refused(status: int, message: str, **headers: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status, headers=headers or None)
 
-    def limited(name: str, key: str) -> JSONResponse | None:
+    def language(request: HTTPConnection) -> str:
+        """The language to refuse ``request`` in: the lobby page names its own."""
+        return page_language(None, request.headers.get("accept-language"))
+
+    def limited(request: Request, name: str, key: str) -> JSONResponse | None:
         bucket = limiter[name]
         if bucket.allow(key):
             return None
         wait = max(1, round(bucket.retry_after(key)))
-        return refused(
-            429, f"too many requests: try again in {wait} s", **{"Retry-After": str(wait)}
-        )
+        said = t("online.too_many", language(request), seconds=wait)
+        return refused(429, said, **{"Retry-After": str(wait)})
 
     async def read_json(request: Request) -> Any:
         return await json_body(request, LobbyError)
@@ -283,20 +286,20 @@ def create_public_app(
                 if found is not None:
                     saw(found[0].id)
                 if signed and found is None:
-                    return refused(401, "sign in first")
+                    return refused(401, t("online.sign_in_first", language(request)))
                 if (
                     request.method == "POST"
                     and found is not None
                     and not fresh
                     and request.headers.get("x-csrf-token") != found[1]
                 ):
-                    return refused(403, "the page is out of date: reload it (CSRF token)")
+                    return refused(403, t("online.out_of_date", language(request)))
                 return await handler(request, found[0] if found else None)
             except (LobbyError, AccountError) as exc:
-                return refused(400, str(exc))
+                return refused(400, exc.say(language(request)))
             except DatabaseError as exc:
                 _log.error("%s", exc)
-                return refused(503, "the server's database is not answering: try again soon")
+                return refused(503, t("online.database", language(request)))
 
         return guarded
 
@@ -338,7 +341,7 @@ def create_public_app(
         data = await read_json(request)
         if not isinstance(data, dict):
             raise AccountError("send a name and a password")
-        if (refusal := limited("signup", client(request))) is not None:
+        if (refusal := limited(request, "signup", client(request))) is not None:
             return refusal
         made = await asyncio.to_thread(accounts.sign_up, data.get("name"), data.get("password"))
         return signed_in(made, *await asyncio.to_thread(accounts.open_session, made))
@@ -349,7 +352,10 @@ def create_public_app(
             raise AccountError("send a name and a password")
         name = data.get("name")
         key = f"name:{' '.join(name.split()).casefold()}" if isinstance(name, str) else "name:?"
-        for refusal in (limited("signin", client(request)), limited("signin-name", key)):
+        for refusal in (
+            limited(request, "signin", client(request)),
+            limited(request, "signin-name", key),
+        ):
             if refusal is not None:
                 return refusal
         found = await asyncio.to_thread(accounts.sign_in, name, data.get("password"))
@@ -359,7 +365,7 @@ def create_public_app(
         data = await read_json(request)
         if not isinstance(data, dict):
             raise AccountError("send a name")
-        if (refusal := limited("guest", client(request))) is not None:
+        if (refusal := limited(request, "guest", client(request))) is not None:
             return refusal
         made = await asyncio.to_thread(accounts.guest, data.get("name"))
         return signed_in(made, *await asyncio.to_thread(accounts.open_session, made, 1))
@@ -395,7 +401,7 @@ def create_public_app(
     async def create(request: Request, person: Person | None) -> Response:
         assert person is not None
         options = TableOptions.from_json(await read_json(request))
-        if (refusal := limited("create", f"person:{person.id}")) is not None:
+        if (refusal := limited(request, "create", f"person:{person.id}")) is not None:
             return refusal
         info = await asyncio.to_thread(rooms.create, person, options)
         return JSONResponse({"table": table_json(info, person), "seat": 0})
@@ -442,7 +448,7 @@ def create_public_app(
         info = await asyncio.to_thread(rooms.info, table_id)
         seat = info.seat_of(person)
         if seat is None or info.status != "playing":
-            raise LobbyError("you have no seat at this table in play: you can watch it")
+            raise LobbyError.of("online.watch_it")
         table = await local_table(table_id)
         if table is None:  # played by another process: the seat is given back there
             await asyncio.to_thread(rooms.sit, person, table_id)

@@ -36,6 +36,7 @@ from ts358.match import Match, standings
 from ts358.online.accounts import Accounts, Person
 from ts358.online.db import Database, DatabaseError, now
 from ts358.online.ratings import Skill, conservative, rate
+from ts358.online.refusals import Refusal
 from ts358.online.schema import MatchRow, PlaceRow, RatingRow, SeatRow, TableRow, UserRow
 from ts358.players import LEVELS
 from ts358.record import match_record
@@ -72,7 +73,7 @@ STALE_SECONDS = 30.0
 _log = logging.getLogger("ts358.online")
 
 
-class LobbyError(ValueError):
+class LobbyError(Refusal):
     """A lobby request that can't be done; the message says why in one line."""
 
 
@@ -250,11 +251,11 @@ class Rooms:
     def info(self, table_id: str) -> TableInfo:
         """The table ``table_id``; LobbyError if there is none."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise LobbyError(f"no table {quote(table_id)}")
+            raise LobbyError.of("online.no_table", text=quote(table_id))
         with self.db.session() as session:
             row = session.get(TableRow, table_id)
             if row is None:
-                raise LobbyError(f"no table {quote(table_id)}")
+                raise LobbyError.of("online.no_table", text=quote(table_id))
             return self._info(session, row)
 
     def _info(self, session: Any, row: TableRow) -> TableInfo:
@@ -332,28 +333,28 @@ class Rooms:
         mine = info.seat_of(person)
         if mine is not None:
             if seat is not None and seat != mine:
-                raise LobbyError(f"you sit at seat {mine} of this table already")
+                raise LobbyError.of("online.seated", number=mine)
             if info.status == "playing" and not info.seats[mine].present:
                 self._come_back(person, info, mine)
             return mine
         if info.status != "open":
-            raise LobbyError(f"the table's match is {info.status}: you can watch it")
+            raise LobbyError.of("online.not_open")
         free = info.free
         chosen = seat if seat is not None else (free[0] if free else None)
         if chosen is None or chosen not in free:
-            raise LobbyError("that seat is taken" if free else "the table is full")
+            raise LobbyError.of("online.seat_taken" if free else "online.table_full")
         try:
             with self.db.session() as session:
                 row = session.get(TableRow, table_id)
                 taken = session.get(SeatRow, (table_id, chosen))
                 if row is None or row.status != "open" or taken is not None:
-                    raise LobbyError("that seat is taken")
+                    raise LobbyError.of("online.seat_taken")
                 session.add(
                     SeatRow(table_id=table_id, seat=chosen, user_id=person.id, present=True)
                 )
                 row.updated = now()
         except DatabaseError:  # another request took it first (the seat's key is unique)
-            raise LobbyError("that seat is taken") from None
+            raise LobbyError.of("online.seat_taken") from None
         self.on_change(table_id)
         return chosen
 
@@ -376,7 +377,7 @@ class Rooms:
         info = self.info(table_id)
         seat = info.seat_of(person)
         if seat is None:
-            raise LobbyError("you have no seat at this table")
+            raise LobbyError.of("online.no_seat")
         if info.status == "open":
             with self.db.session() as session:
                 found = session.get(SeatRow, (table_id, seat))
@@ -425,16 +426,16 @@ class Rooms:
         are taken): computer players of the table's level take the empty seats."""
         info = self.info(table_id)
         if info.status != "open":
-            raise LobbyError(f"the table's match is {info.status} already")
+            raise LobbyError.of("online.started")
         mine = info.seat_of(person)
         full = not info.free
         if mine is None or not (full or self._owner(table_id) == person.id):
-            raise LobbyError("only the table's owner starts it before every seat is taken")
+            raise LobbyError.of("online.owner_starts")
         computer = self.accounts.computer(info.level)
         with self.db.session() as session:
             row = session.get(TableRow, table_id, with_for_update=True)
             if row is None or row.status != "open":
-                raise LobbyError("the table has started already")
+                raise LobbyError.of("online.started")
             for seat in info.free:
                 session.add(
                     SeatRow(table_id=table_id, seat=seat, user_id=computer.id, present=True)

@@ -96,11 +96,14 @@ class ApiError extends Error {
 }
 
 async function api(path, body) {
+  // Refusals come in the page's language, once it has one (the first request lets the
+  // browser's languages choose it).
+  const spoken = S.options ? { "Accept-Language": lang } : {};
   const init = body === undefined
-    ? { headers: { Accept: "application/json" } }
+    ? { headers: { Accept: "application/json", ...spoken } }
     : {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": S.csrf || "" },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": S.csrf || "", ...spoken },
       body: JSON.stringify(body),
     };
   let response;

@@ -256,6 +256,13 @@ def test_three_people_meet_and_play_over_the_websocket(app):
         socket.send_json({"type": "join", "token": seats[0][1]})
         message = socket.receive_json()
         assert message.get("gone") and "someone else's" in message["message"]
+    # A table page that knows its language (?lang=) is told in it; an old link too.
+    with bob.websocket_connect("/ws?lang=cs", headers=ORIGIN) as socket:
+        socket.send_json({"type": "join", "token": seats[0][1]})
+        assert socket.receive_json()["message"] == t("online.not_yours", "cs")
+    with bob.websocket_connect("/ws?lang=pl", headers=ORIGIN) as socket:
+        socket.send_json({"type": "join", "token": "an-old-link"})
+        assert socket.receive_json()["message"] == t("online.old_link", "pl")
     with (
         ala.websocket_connect("/ws", headers=ORIGIN) as one,
         bob.websocket_connect("/ws", headers=ORIGIN) as two,

@@ -49,6 +49,7 @@ from ts358.online.bus import (
 )
 from ts358.online.db import DatabaseError
 from ts358.online.limits import Limiter
+from ts358.online.refusals import Refusal
 from ts358.online.rooms import BEAT_SECONDS, LobbyError, OnlineTable, Rooms, TableOptions
 from ts358.online.thinking import Thinkers
 from ts358.players import LEVELS
@@ -247,9 +248,12 @@ def create_public_app(
     def refused(status: int, message: str, **headers: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status, headers=headers or None)
 
-    def language(request: HTTPConnection) -> str:
-        """The language to refuse ``request`` in: the lobby page names its own."""
-        return page_language(None, request.headers.get("accept-language"))
+    def language(connection: HTTPConnection) -> str:
+        """The language to refuse ``connection`` in: the lobby page names its own in the
+        header, the table page in its WebSocket's address (``?lang=``)."""
+        return page_language(
+            connection.query_params.get("lang"), connection.headers.get("accept-language")
+        )
 
     def limited(request: Request, name: str, key: str) -> JSONResponse | None:
         bucket = limiter[name]
@@ -545,24 +549,25 @@ def create_public_app(
             else:
                 await join(socket, request.token)
 
-    async def gone(socket: WebSocket, why: str) -> None:
-        await socket.send_text(json.dumps({**error_message(why), "gone": True}))
+    async def gone(socket: WebSocket, why: Refusal) -> None:
+        said = why.say(language(socket))
+        await socket.send_text(json.dumps({**error_message(said), "gone": True}))
         await socket.close(code=4004)
 
     async def join(socket: WebSocket, token: str) -> None:
         found = await person_of(socket)
         seat_of = await asyncio.to_thread(rooms.find_seat, token)
         if seat_of is None or found is None:
-            await gone(socket, "this seat's link is old: open the table from the lobby again")
+            await gone(socket, Refusal.of("online.old_link"))
             return
         table_id, seat, user_id = seat_of
         if user_id != found[0].id:
-            await gone(socket, "this seat is someone else's")
+            await gone(socket, Refusal.of("online.not_yours"))
             return
         try:
             table = await local_table(table_id)
         except LobbyError as exc:
-            await gone(socket, str(exc))
+            await gone(socket, exc)
             return
         connected[user_id] = connected.get(user_id, 0) + 1
         try:
@@ -611,7 +616,7 @@ def create_public_app(
         try:
             table = await local_table(table_id)
         except LobbyError as exc:
-            await gone(socket, str(exc))
+            await gone(socket, exc)
             return
         if table is None:
             await relay(socket, table_id, None)

@@ -268,7 +268,10 @@ function watch(id) {
 function openSocket(first, again) {
   table.closed = false;
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + "/ws");
+  // The language last used in this browser, for what is said before the table's own
+  // language is known (a seat's old link, a table gone).
+  const known = localStorage.getItem("ts358.lang");
+  const socket = new WebSocket(scheme + location.host + "/ws" + (known ? "?lang=" + encodeURIComponent(known) : ""));
   table.socket = socket;
   socket.onopen = () => {
     table.retry = 0;

@@ -11,7 +11,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from online_helpers import lobby, play
-from ts358.match import Match
+from ts358._input import quote
+from ts358.match import MAX_NAME, Match
 from ts358.online.app import ONLINE_STATIC, create_public_app
 from ts358.online.limits import Limiter
 from ts358.rules import PRESETS, Rules
@@ -204,6 +205,10 @@ def test_a_person_is_refused_in_the_language_of_their_page(app, lang):
     assert wrong.json()["error"] == t("online.wrong_password", lang)
     assert stranger.get("/api/history", headers=page).json()["error"] == t(
         "online.sign_in_first", lang
+    )
+    unprintable = stranger.post("/api/guest", json={"name": "Ala\x1b[31m"}, headers=page)
+    assert unprintable.json()["error"] == t(
+        "online.bad_name", lang, last=MAX_NAME, text=quote("Ala\x1b[31m")
     )
     ala, ala_csrf = person(app, "Ala")
     taken = stranger.post("/api/signup", json={"name": "ala", "password": "pass1234"}, headers=page)

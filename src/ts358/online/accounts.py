@@ -16,7 +16,8 @@ import secrets
 
 from sqlalchemy import delete, select
 
-from ts358.match import clean_name
+from ts358._input import quote
+from ts358.match import MAX_NAME, clean_name
 from ts358.online.db import Database, now
 from ts358.online.passwords import (
     COST,
@@ -60,8 +61,8 @@ def name_key(name: str) -> str:
 def _clean_name(name: object) -> str:
     try:
         return clean_name(name)
-    except ValueError as exc:
-        raise AccountError(str(exc)) from None
+    except ValueError:
+        raise AccountError.of("online.bad_name", last=MAX_NAME, text=quote(name)) from None
 
 
 def _person(row: UserRow) -> Person:

@@ -388,3 +388,34 @@ def test_the_lobby_speaks_the_browsers_language_and_keeps_another_chosen(browser
     assert "lobby." not in page.inner_text("body")
     assert serious_violations(page) == []
     context.close()
+
+
+def test_a_lobby_out_of_sight_asks_seldom_and_at_once_when_seen(browser, online, console):  # noqa: F811
+    page = console.watch(browser.new_page())
+    asked: list[float] = []
+    page.on("request", lambda r: asked.append(time.monotonic()) if "/api/tables" in r.url else None)
+    page.goto(online.url + "/")
+    page.wait_for_selector("[data-tables]")
+
+    def seen(hidden: bool) -> None:
+        page.evaluate(
+            """(hidden) => {
+                Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+                document.dispatchEvent(new Event("visibilitychange"));
+            }""",
+            hidden,
+        )
+
+    page.wait_for_timeout(2500)  # (events come only while Playwright is called)
+    assert len(asked) >= 2  # every 2 s in sight
+    seen(True)
+    page.wait_for_timeout(3000)  # the poll due now finds the page hidden and waits 20 s
+    hidden_from = len(asked)
+    page.wait_for_timeout(3000)  # two polls if it were in sight
+    assert len(asked) == hidden_from
+    seen(False)
+    waited = 0
+    while len(asked) == hidden_from and waited < 1500:  # at once: well before the 2 s poll
+        page.wait_for_timeout(100)
+        waited += 100
+    assert len(asked) == hidden_from + 1, waited

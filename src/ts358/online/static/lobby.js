@@ -66,6 +66,9 @@ function rating(n) {
 // ------------------------------------------------------------------ the server
 
 const POLL_MS = 2000;
+// A page in a tab out of sight asks seldom, but within the 30 s that keep its person
+// online; it asks at once when it is seen again.
+const HIDDEN_POLL_MS = 20000;
 const app = document.getElementById("app");
 const S = {
   options: null, // GET /api/me: the choices of a new table
@@ -594,9 +597,13 @@ async function poll() {
   try {
     await refreshTables();
   } finally {
-    S.timer = setTimeout(poll, POLL_MS);
+    S.timer = setTimeout(poll, document.hidden ? HIDDEN_POLL_MS : POLL_MS);
   }
 }
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && S.options) poll();
+});
 
 async function main() {
   try {

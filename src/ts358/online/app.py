@@ -324,9 +324,7 @@ def create_public_app(
 
     async def me(request: Request, person: Person | None) -> Response:
         found = await person_of(request)
-        lang = page_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
+        lang = language(request)
         return JSONResponse(
             {
                 "person": _person(found[0]) if found else None,

@@ -11,7 +11,10 @@ moves=False)``), the one solve ``bench/solver.py`` times, which the threads sear
 
 Per contract: the time ratio (one thread / N threads; above 1: the threads are faster), as
 the geometric mean per deal, the median and in total, and whether every value agreed (it
-must). Each solve starts from empty tables (cleared, not timed).
+must). Each solve starts from empty tables (cleared, not timed). One thread searches a
+solver of its own that threads never shared, as ``--threads 1`` in a fresh process does: a
+table threads have shared keeps a check word per entry, which costs one thread about 14%
+(docs/solver.md, Threads, Measured).
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ def main() -> int:
     args = parser.parse_args()
     deals = 4 if args.quick else args.deals
     contracts = [Contract.parse(c) for c in args.contracts.split(",")]
-    solver = new_solver(64)
+    solver = new_solver(64)  # the team's, shared
     helpers = solver.helpers(args.threads)
+    alone = new_solver(64)  # one thread's: never shared, so without check words
     rows = []
     for contract in contracts:
         one_s, many_s, ratios, agree = [], [], [], 0
@@ -47,13 +51,14 @@ def main() -> int:
             pos = Position.random(seed, contract)
             timed = {}
             for threads in (1, args.threads) if seed % 2 else (args.threads, 1):
-                for s in helpers:
+                for s in (*helpers, alone):
                     s.clear()
+                used = alone if threads == 1 else solver
                 start = time.perf_counter()
                 if args.value:
-                    result = solve(pos, Role.CHOOSER, False, solver=solver, threads=threads)
+                    result = solve(pos, Role.CHOOSER, False, solver=used, threads=threads)
                 else:
-                    result = solve(pos, solver=solver, threads=threads)
+                    result = solve(pos, solver=used, threads=threads)
                 timed[threads] = (time.perf_counter() - start, result)
             (t1, r1), (tn, rn) = timed[1], timed[args.threads]
             same = r1.players == rn.players and r1.moves == rn.moves

@@ -19,6 +19,7 @@ from sqlalchemy import delete, select
 from ts358._input import quote
 from ts358.match import MAX_NAME, clean_name
 from ts358.online.db import Database, now
+from ts358.online.errors import RequestError
 from ts358.online.passwords import (
     COST,
     MAX_PASSWORD,
@@ -26,7 +27,6 @@ from ts358.online.passwords import (
     check_password,
     hash_password,
 )
-from ts358.online.refusals import Refusal
 from ts358.online.schema import SessionRow, UserRow
 
 __all__ = ["SESSION_DAYS", "AccountError", "Accounts", "Person", "name_key"]
@@ -36,7 +36,7 @@ SESSION_DAYS = 30
 _DUMMY = hash_password("not a password", 2**10)
 
 
-class AccountError(Refusal):
+class AccountError(RequestError):
     """A sign-up or sign-in that can't be done; the message says why in one line."""
 
 

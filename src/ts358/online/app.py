@@ -48,8 +48,8 @@ from ts358.online.bus import (
     table_channel,
 )
 from ts358.online.db import DatabaseError
+from ts358.online.errors import RequestError
 from ts358.online.limits import Limiter
-from ts358.online.refusals import Refusal
 from ts358.online.rooms import BEAT_SECONDS, LobbyError, OnlineTable, Rooms, TableOptions
 from ts358.online.thinking import Thinkers
 from ts358.players import LEVELS
@@ -547,7 +547,7 @@ def create_public_app(
             else:
                 await join(socket, request.token)
 
-    async def gone(socket: WebSocket, why: Refusal) -> None:
+    async def gone(socket: WebSocket, why: RequestError) -> None:
         said = why.say(language(socket))
         await socket.send_text(json.dumps({**error_message(said), "gone": True}))
         await socket.close(code=4004)
@@ -556,11 +556,11 @@ def create_public_app(
         found = await person_of(socket)
         seat_of = await asyncio.to_thread(rooms.find_seat, token)
         if seat_of is None or found is None:
-            await gone(socket, Refusal.of("online.old_link"))
+            await gone(socket, RequestError.of("online.old_link"))
             return
         table_id, seat, user_id = seat_of
         if user_id != found[0].id:
-            await gone(socket, Refusal.of("online.not_yours"))
+            await gone(socket, RequestError.of("online.not_yours"))
             return
         try:
             table = await local_table(table_id)

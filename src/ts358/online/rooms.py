@@ -35,8 +35,8 @@ from ts358.bots.record import redacted_record
 from ts358.match import Match, standings
 from ts358.online.accounts import Accounts, Person
 from ts358.online.db import Database, DatabaseError, now
+from ts358.online.errors import RequestError
 from ts358.online.ratings import Skill, conservative, rate
-from ts358.online.refusals import Refusal
 from ts358.online.schema import MatchRow, PlaceRow, RatingRow, SeatRow, TableRow, UserRow
 from ts358.players import LEVELS
 from ts358.record import match_record
@@ -73,7 +73,7 @@ STALE_SECONDS = 30.0
 _log = logging.getLogger("ts358.online")
 
 
-class LobbyError(Refusal):
+class LobbyError(RequestError):
     """A lobby request that can't be done; the message says why in one line."""
 
 

@@ -3,8 +3,9 @@
 The lobby's refusals that a person can meet through the page (a seat taken, a wrong
 password, too many tries) come from the message catalogue (``online.*`` keys of
 :mod:`ts358.table.texts`): ``str()`` of one is English, for logs and programs, and
-:meth:`Refusal.say` writes it in the language the page asked in. Refusals only a program
-can provoke (a malformed request) stay English text.
+:meth:`RequestError.say` writes it in the language the page asked in. Refusals only a
+program can provoke (a malformed request) stay English text. (Not :mod:`ts358.refusal`,
+the engine's reasons for refusing a decision.)
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ from typing import TypeVar
 
 from ts358.table.texts import t
 
-__all__ = ["Refusal"]
+__all__ = ["RequestError"]
 
-_R = TypeVar("_R", bound="Refusal")
+_R = TypeVar("_R", bound="RequestError")
 
 
-class Refusal(ValueError):
+class RequestError(ValueError):
     """A request that can't be done, in one line.
 
-    >>> Refusal("not JSON").say("pl")
+    >>> RequestError("not JSON").say("pl")
     'not JSON'
-    >>> taken = Refusal.of("online.name_taken", name="'Ala'")
+    >>> taken = RequestError.of("online.name_taken", name="'Ala'")
     >>> str(taken), taken.say("cs")
     ("the name 'Ala' is taken", "jméno 'Ala' už má někdo jiný")
     """

@@ -11,6 +11,10 @@ A build is a directory holding a checkout whose core is built in place
     git worktree add /tmp/old <commit> && (cd /tmp/old && python setup.py build_ext --inplace)
     python bench/ab.py /tmp/old . --contracts spades,no-tricks --seeds 0:20 --runs 2
 
+``--threads N``: each deal's value is searched by a team of N threads on one shared table
+(``solve(..., threads=N)``), to compare builds of the team; the builds still take turns,
+so the team has the cores to itself. Node counts then vary from run to run.
+
 Per contract it prints the geometric mean of the per-deal ratio A time / B time (above 1: B
 is faster), the ratio of total times, and the same two ratios for nodes. It stops with an
 error if the two builds find different values for a deal.
@@ -29,10 +33,10 @@ from pathlib import Path
 WORKER = "--worker"
 
 
-def worker(build: str) -> int:
+def worker(build: str, threads: int) -> int:
     """Solve the deals named on stdin ("contract seed" lines), one JSON line each."""
     sys.path.insert(0, str(Path(build).resolve() / "src"))
-    from ts358.analysis.solve import new_solver
+    from ts358.analysis.solve import new_solver, solve
     from ts358.position import Position
     from ts358.rules import Contract, Role
 
@@ -46,24 +50,28 @@ def worker(build: str) -> int:
         solver.clear()
         solver.reset_stats()
         start = time.perf_counter()
-        value = solver.value(
-            tuple(h.mask for h in pos.hands),
-            int(pos.leader),
-            [],
-            int(pos.contract),
-            int(pos.void),
-            int(Role.CHOOSER),
-        )
+        if threads > 1:
+            result = solve(pos, Role.CHOOSER, False, solver=solver, threads=threads)
+            value = result.players[0].tricks
+        else:
+            value = solver.value(
+                tuple(h.mask for h in pos.hands),
+                int(pos.leader),
+                [],
+                int(pos.contract),
+                int(pos.void),
+                int(Role.CHOOSER),
+            )
         seconds = time.perf_counter() - start
         print(json.dumps({"value": value, "nodes": solver.nodes, "s": seconds}), flush=True)
     return 0
 
 
-def start_worker(build: str) -> subprocess.Popen[str]:
+def start_worker(build: str, threads: int) -> subprocess.Popen[str]:
     if not (Path(build) / "src" / "ts358").is_dir():
         raise SystemExit(f"bench/ab.py: {build}: no src/ts358 there (a checkout is needed)")
     return subprocess.Popen(
-        [sys.executable, __file__, WORKER, build],
+        [sys.executable, __file__, WORKER, build, str(threads)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -105,13 +113,19 @@ def main(argv: list[str] | None = None) -> int:
         default=2,
         help="runs per deal and build; the fastest counts (default 2)",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads searching each value together (default 1)",
+    )
     args = parser.parse_args(argv)
     try:
         first, end = (int(x) for x in args.seeds.split(":"))
     except ValueError:
         parser.error(f"--seeds must look like 0:20, not {args.seeds!r}")
-    if not 0 <= first < end or args.runs < 1:
-        parser.error("need 0 <= FIRST < END and --runs >= 1")
+    if not 0 <= first < end or args.runs < 1 or args.threads < 1:
+        parser.error("need 0 <= FIRST < END, --runs >= 1 and --threads >= 1")
     import common  # also puts this checkout's src/ on the path
     from ts358.rules import Contract
 
@@ -121,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
             contracts.append(Contract.parse(name).label)
         except ValueError as exc:
             parser.error(str(exc))
-    procs = {"a": start_worker(args.build_a), "b": start_worker(args.build_b)}
+    procs = {
+        "a": start_worker(args.build_a, args.threads),
+        "b": start_worker(args.build_b, args.threads),
+    }
     print(
         f"A = {args.build_a}, B = {args.build_b}; ratios A / B (above 1: B is faster or "
         "searched fewer nodes)"
@@ -161,6 +178,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == WORKER:
-        sys.exit(worker(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == WORKER:
+        sys.exit(worker(sys.argv[2], int(sys.argv[3])))
     sys.exit(main())

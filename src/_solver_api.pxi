@@ -219,7 +219,7 @@ cdef class Solver:
         on, the table's entries carry check words (``SolverState.check``)."""
         cdef Table* t = self.st.table
         if shared and t != NULL and t.check == NULL:
-            t.check = <uint64_t*>calloc(t.buckets * BUCKET, sizeof(uint64_t))
+            t.check = _checks_new(t.buckets)
             if t.check == NULL:
                 raise MemoryError("cannot allocate the check words of a shared table")
         self.st.shared = shared

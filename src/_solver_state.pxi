@@ -140,13 +140,6 @@ cdef inline int _e_work(const TTEntry* e) noexcept nogil:
     return (e.h1 >> 56) & 63
 
 
-cdef inline bint _e_same(const TTEntry* e, uint64_t key, uint64_t h0, uint64_t h1,
-                         int code) noexcept nogil:
-    """The entry is for these exact cards."""
-    return ((e.key & CHECK) == key and e.h0 == (h0 | (<uint64_t>code << 48))
-            and (e.h1 & HAND) == h1)
-
-
 cdef inline void _e_touch(TTEntry* e, uint64_t gen) noexcept nogil:
     """Mark an entry as used by the current search (generation gen, see SolverState)."""
     e.h1 = (e.h1 & ~(<uint64_t>3 << 62)) | gen

@@ -56,6 +56,15 @@ cdef Table* _table_new(uint64_t nbuckets) noexcept:
     return t
 
 
+cdef uint64_t* _checks_new(uint64_t nbuckets) noexcept nogil:
+    """Zeroed check words for a table of nbuckets buckets (on huge pages like the table:
+    they are read at the same random addresses), or NULL."""
+    cdef uint64_t* c = <uint64_t*>ts_table_alloc(nbuckets * BUCKET * sizeof(uint64_t))
+    if c != NULL:
+        memset(c, 0, nbuckets * BUCKET * sizeof(uint64_t))
+    return c
+
+
 cdef void _table_release(Table* t) noexcept:
     """One user fewer; the last frees the memory."""
     t.users -= 1
@@ -64,7 +73,8 @@ cdef void _table_release(Table* t) noexcept:
     if t.tt != NULL:
         ts_table_free(t.tt)
     free(t.heads)
-    free(t.check)
+    if t.check != NULL:
+        ts_table_free(t.check)
     free(t)
 
 
@@ -290,28 +300,22 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     entries matching the position (found): an entry for the same cards can only be among
     those (the positions searched meanwhile hold fewer cards, so they never share the
     key), which spares a scan. Entries may have been replaced meanwhile, so they are
-    checked again."""
-    cdef TTEntry* e
+    checked again. In a team another thread may have stored the same cards meanwhile, in
+    any bucket of the chain: they are then there twice, which costs room, never a value
+    (a probe uses any entry that decides), where scanning the chain again cost a thread
+    about 8% (docs/solver.md, Log: threads)."""
     cdef TTEntry* b
     cdef int i, j, live
-    cdef uint64_t age
-    if st.check != NULL:
-        _tt_store_checked(st, chain, nchain, key, h0, h1, code, lo, hi, best, work)
-        return
     if nfound <= FOUND_MAX:
         for j in range(nfound):
-            e = found[j]
-            if _e_same(e, key, h0, h1, code):
-                _tt_merge(st, e, lo, hi, best, work)
+            if _tt_merge(st, found[j], key, h0, h1, code, lo, hi, best, work):
                 return
     else:
         for j in range(nchain):
             b = st.tt + chain[j] * BUCKET
             live = _live(st, chain[j])
             for i in range(live):
-                e = &b[i]
-                if _e_same(e, key, h0, h1, code):
-                    _tt_merge(st, e, lo, hi, best, work)
+                if _tt_merge(st, &b[i], key, h0, h1, code, lo, hi, best, work):
                     return
     # Not present: append to the last bucket the probe scanned (the live entries stay a
     # prefix of each bucket), else take the place of its entry that the latest searches
@@ -319,15 +323,48 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     # alone kept the costly entries of earlier tests (other targets) that the current test
     # no longer reaches, while its own entries evicted one another: that matters in the
     # heavy no-tricks deals, which fill the table (docs/solver.md, Log: table).
-    b = st.tt + chain[nchain - 1] * BUCKET
-    live = _live(st, chain[nchain - 1])
-    if live < BUCKET:
-        e = &b[live]
-        st.heads[chain[nchain - 1]] = (<uint32_t>st.epoch << 16) | (live + 1)
-    else:
-        e = _victim(st, b)
-        _count_eviction(st, e)
-    _put(st, e, key, h0, h1, code, lo, hi, best, work)
+    _put(st, _tt_place(st, chain[nchain - 1]), key, h0, h1, code, lo, hi, best, work)
+
+
+cdef inline bint _tt_merge(SolverState* st, TTEntry* e, uint64_t key, uint64_t h0,
+                           uint64_t h1, int code, int lo, int hi, int best,
+                           int work) noexcept nogil:
+    """If e holds these exact cards (and, in a table with check words, is one writer's),
+    tighten it with the new result."""
+    cdef uint64_t k, a, c
+    if (e.key & CHECK) != key:
+        return 0
+    if not _checked(st, e, &k, &a, &c):
+        return 0
+    if (k & CHECK) != key or a != (h0 | (<uint64_t>code << 48)) or (c & HAND) != h1:
+        return 0
+    _put(st, e, key, h0, h1, code, max(lo, (k >> 52) & 31), min(hi, (k >> 57) & 31),
+         <int>((c >> 48) & 255) if best == NO_MOVE else best, max(work, <int>((c >> 56) & 63)))
+    return 1
+
+
+cdef inline TTEntry* _tt_place(SolverState* st, uint64_t bucket) noexcept nogil:
+    """The place for a new entry in a bucket: its first free one, else _victim's. Where
+    threads share the table the place is taken by a compare-and-swap of the head, so two
+    writers never append to the same one (they may still replace the same victim: the
+    entry written is then lost, never wrong, see _checked)."""
+    cdef TTEntry* b = st.tt + bucket * BUCKET
+    cdef TTEntry* e
+    cdef uint32_t head, want
+    cdef int n
+    while True:
+        head = _head(st, bucket)
+        n = _head_live(st, head)
+        if n >= BUCKET:
+            e = _victim(st, b)
+            _count_eviction(st, e)
+            return e
+        want = (<uint32_t>st.epoch << 16) | <uint32_t>(n + 1)
+        if st.check == NULL:
+            st.heads[bucket] = want
+            return &b[n]
+        if ts_cas32(&st.heads[bucket], head, want):
+            return &b[n]
 
 
 cdef inline TTEntry* _victim(SolverState* st, TTEntry* b) noexcept nogil:
@@ -356,56 +393,6 @@ cdef inline void _touch(SolverState* st, TTEntry* e) noexcept nogil:
             ts_cas64(&e.h1, old, (old & ~(<uint64_t>3 << 62)) | st.gen)
     else:
         _e_touch(e, st.gen)
-
-
-cdef void _tt_store_checked(SolverState* st, uint64_t* chain, int nchain, uint64_t key,
-                            uint64_t h0, uint64_t h1, int code, int lo, int hi, int best,
-                            int work) noexcept nogil:
-    """_tt_store for a table with check words (one threads share, or have shared): the
-    chain is scanned again (another thread may have stored the same cards meanwhile, in any
-    of its buckets), an entry is merged only if its check word holds, and a new one takes
-    its place in the last bucket by a compare-and-swap of the head. Two threads writing
-    one entry at once leave words that fail the check: that entry is lost, never wrong."""
-    cdef TTEntry* b
-    cdef TTEntry* e
-    cdef int i, j, live, n
-    cdef uint32_t head
-    cdef uint64_t k, a, c
-    for j in range(nchain):
-        live = _live(st, chain[j])
-        b = st.tt + chain[j] * BUCKET
-        for i in range(live):
-            e = &b[i]
-            if (e.key & CHECK) != key:
-                continue
-            if not _checked(st, e, &k, &a, &c):
-                continue
-            if (k & CHECK) == key and a == (h0 | (<uint64_t>code << 48)) and (c & HAND) == h1:
-                _put(st, e, key, h0, h1, code, max(lo, (k >> 52) & 31),
-                     min(hi, (k >> 57) & 31), <int>((c >> 48) & 255) if best == NO_MOVE
-                     else best, max(work, <int>((c >> 56) & 63)))
-                return
-    b = st.tt + chain[nchain - 1] * BUCKET
-    while True:
-        head = _head(st, chain[nchain - 1])
-        n = _head_live(st, head)
-        if n >= BUCKET:
-            e = _victim(st, b)
-            _count_eviction(st, e)
-            break
-        if ts_cas32(&st.heads[chain[nchain - 1]], head,
-                    (<uint32_t>st.epoch << 16) | <uint32_t>(n + 1)):
-            e = &b[n]
-            break
-    _put(st, e, key, h0, h1, code, lo, hi, best, work)
-
-
-cdef inline void _tt_merge(SolverState* st, TTEntry* e, int lo, int hi, int best,
-                           int work) noexcept nogil:
-    """Tighten an entry with a new result for the same cards (a table without check words)."""
-    _put(st, e, e.key & CHECK, e.h0 & HAND, e.h1 & HAND, e.h0 >> 48, max(lo, _e_lo(e)),
-         min(hi, _e_hi(e)), _e_best(e) if best == NO_MOVE else best,
-         max(work, _e_work(e)))
 
 
 cdef uint64_t _entry_hash(TTEntry* e) noexcept nogil:
@@ -455,12 +442,13 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
     fresh = <TTEntry*>ts_table_alloc(nb * BUCKET * sizeof(TTEntry))
     heads = <uint32_t*>calloc(nb, sizeof(uint32_t))
     if old_check != NULL:
-        check = <uint64_t*>calloc(nb * BUCKET, sizeof(uint64_t))
+        check = _checks_new(nb)
     if fresh == NULL or heads == NULL or (old_check != NULL and check == NULL):
         if fresh != NULL:
             ts_table_free(fresh)
         free(heads)
-        free(check)
+        if check != NULL:
+            ts_table_free(check)
         return 0
     memset(fresh, 0, nb * BUCKET * sizeof(TTEntry))
     st.tt = st.table.tt = fresh
@@ -482,5 +470,6 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
                     break
     ts_table_free(old)
     free(old_heads)
-    free(old_check)
+    if old_check != NULL:
+        ts_table_free(old_check)
     return 1

@@ -13,7 +13,8 @@ A build is a directory holding a checkout whose core is built in place
 
 ``--threads N``: each deal's value is searched by a team of N threads on one shared table
 (``solve(..., threads=N)``), to compare builds of the team; the builds still take turns,
-so the team has the cores to itself. Node counts then vary from run to run.
+so the team has the cores to itself. Node counts are then the first thread's, and vary
+from run to run.
 
 Per contract it prints the geometric mean of the per-deal ratio A time / B time (above 1: B
 is faster), the ratio of total times, and the same two ratios for nodes. It stops with an

@@ -73,8 +73,7 @@ cdef void _table_release(Table* t) noexcept:
     if t.tt != NULL:
         ts_table_free(t.tt)
     free(t.heads)
-    if t.check != NULL:
-        ts_table_free(t.check)
+    ts_table_free(t.check)
     free(t)
 
 
@@ -302,8 +301,8 @@ cdef inline void _tt_store(SolverState* st, uint64_t* chain, int nchain,
     key), which spares a scan. Entries may have been replaced meanwhile, so they are
     checked again. In a team another thread may have stored the same cards meanwhile, in
     any bucket of the chain: they are then there twice, which costs room, never a value
-    (a probe uses any entry that decides), where scanning the chain again cost a thread
-    about 8% (docs/solver.md, Log: threads)."""
+    (a probe uses any entry that decides), where scanning the chain again at every store
+    cost a thread more (docs/solver.md, Log: threads)."""
     cdef TTEntry* b
     cdef int i, j, live
     if nfound <= FOUND_MAX:
@@ -447,8 +446,7 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
         if fresh != NULL:
             ts_table_free(fresh)
         free(heads)
-        if check != NULL:
-            ts_table_free(check)
+        ts_table_free(check)
         return 0
     memset(fresh, 0, nb * BUCKET * sizeof(TTEntry))
     st.tt = st.table.tt = fresh
@@ -470,6 +468,5 @@ cdef int _tt_grow(SolverState* st, uint64_t nb) noexcept nogil:
                     break
     ts_table_free(old)
     free(old_heads)
-    if old_check != NULL:
-        ts_table_free(old_check)
+    ts_table_free(old_check)
     return 1

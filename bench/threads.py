@@ -9,6 +9,11 @@ deal in one run (the host's speed drifts; alternating keeps the comparison fair)
 ``--value``: only the chooser's value of each deal (``solve(position, Role.CHOOSER,
 moves=False)``), the one solve ``bench/solver.py`` times, which the threads search together.
 
+``--runs N``: each deal is solved N times each way (still alternating) and the fastest of
+each way's runs counts: whatever else runs on the host only ever slows a solve, and it
+slows a team, which needs both cores, more than one thread (docs/solver.md, Threads,
+Measured: the same 40 deals' ratio moved by up to 0.77 from run to run).
+
 Per contract: the time ratio (one thread / N threads; above 1: the threads are faster), as
 the geometric mean per deal, the median and in total, and whether every value agreed (it
 must). Each solve starts from empty tables (cleared, not timed). One thread searches a
@@ -37,9 +42,14 @@ def main() -> int:
     parser.add_argument(
         "--value", action="store_true", help="only the chooser's value (as bench/solver.py)"
     )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="solves of each deal each way; the fastest counts"
+    )
     parser.add_argument("--name", default="threads")
     args = parser.parse_args()
     deals = 4 if args.quick else args.deals
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, not {args.runs}")
     contracts = [Contract.parse(c) for c in args.contracts.split(",")]
     solver = new_solver(64)  # the team's, shared
     helpers = solver.helpers(args.threads)
@@ -49,19 +59,23 @@ def main() -> int:
         one_s, many_s, ratios, agree = [], [], [], 0
         for seed in range(args.first_seed, args.first_seed + deals):
             pos = Position.random(seed, contract)
-            timed = {}
-            for threads in (1, args.threads) if seed % 2 else (args.threads, 1):
-                for s in (*helpers, alone):
-                    s.clear()
-                used = alone if threads == 1 else solver
-                start = time.perf_counter()
-                if args.value:
-                    result = solve(pos, Role.CHOOSER, False, solver=used, threads=threads)
-                else:
-                    result = solve(pos, solver=used, threads=threads)
-                timed[threads] = (time.perf_counter() - start, result)
-            (t1, r1), (tn, rn) = timed[1], timed[args.threads]
-            same = r1.players == rn.players and r1.moves == rn.moves
+            timed: dict[int, float] = {}
+            answers = []
+            for run in range(args.runs):
+                for threads in (1, args.threads) if (seed + run) % 2 else (args.threads, 1):
+                    for s in (*helpers, alone):
+                        s.clear()
+                    used = alone if threads == 1 else solver
+                    start = time.perf_counter()
+                    if args.value:
+                        result = solve(pos, Role.CHOOSER, False, solver=used, threads=threads)
+                    else:
+                        result = solve(pos, solver=used, threads=threads)
+                    took = time.perf_counter() - start
+                    timed[threads] = min(timed.get(threads, took), took)
+                    answers.append((result.players, result.moves))
+            t1, tn = timed[1], timed[args.threads]
+            same = all(answer == answers[0] for answer in answers)
             agree += same
             one_s.append(t1)
             many_s.append(tn)
@@ -102,6 +116,7 @@ def main() -> int:
         "config": {
             "threads": args.threads,
             "deals": deals,
+            "runs": args.runs,
             "first_seed": args.first_seed,
             "solve": "the chooser's value" if args.value else "every player and every card",
         },

@@ -369,10 +369,19 @@ cdef class Solver:
         """Search as one thread of the team (after _start): the team's first search fixes
         its position, which every other must share (its proven values are of that one)."""
         cdef uint64_t mine = _team_position(&self.st)
+        cdef int i
         if not ts_cas64(&team.ts.position, 0, mine) and team.ts.position != mine:
             self._leave()
             raise ValueError("a Team searches one position: reset() it for another")
         self.st.team = team.ts
+        # The thread's row of the team's arrays of answers (_team_answered): its own from
+        # an earlier search of this team, else a free one.
+        self.st.member = -1
+        for i in range(TEAM_MEMBERS):
+            if (team.ts.member[i] == <uint64_t>&self.st
+                    or ts_cas64(&team.ts.member[i], 0, <uint64_t>&self.st)):
+                self.st.member = i
+                break
         # The table grows once the team's searches have filled it: each thread gives up
         # its share of the entries.
         self.st.grow_at = self.st.grow_at // team.threads

@@ -93,7 +93,7 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     cdef int moves[32]          # 16 leads at most, and those put off (a team's search)
     cdef uint64_t inplay, hand, reps, key, bit, h0r, h1r, mask, emask, total, gaps, crel, acc
     cdef uint64_t rlo, rhi, skip
-    cdef uint64_t put_off = 0, here = 0, mine = 0
+    cdef uint64_t put_off = 0, here = 0, mine = 0, answer = 0
     cdef uint64_t* busy = NULL
     cdef uint64_t ends[4]
     cdef int code
@@ -123,9 +123,13 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     if st.nodes >= st.check_at:
         if _check_signals(st):
             return 0
-    if st.team != NULL and _team_decided(st):
-        st.abort = 6
-        return 0
+    if st.team != NULL:
+        if _team_decided(st):
+            st.abort = 6
+            return 0
+        if st.member >= 0 and _team_unwinds(st, n):
+            st.abort = 8
+            return 0
     nodes0 = st.nodes
     inplay = st.hands[0] | st.hands[1] | st.hands[2]
 
@@ -280,6 +284,9 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
 
     if st.team != NULL and n >= DEFER_FROM:
         here = _position_hash(st)
+        if st.member >= 0:
+            answer = _answer_key(st, here, target, n)
+            _team_enter(st, n, answer)
     # No move reaching the leader's aim: the bound is the loosest of the moves' bounds.
     r = -1 if maximizer else n
     best = -1
@@ -317,6 +324,13 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
         if busy != NULL:
             _team_release(busy, mine)
         if st.abort:
+            if answer:
+                _team_leave(st, n)
+                if st.abort == 8 and st.unwind_n == n:
+                    # Another thread answered this node: its answer is in the table (else,
+                    # where a race lost it, the node is searched again).
+                    st.abort = 0
+                    return _search_lead(st, target, rel)
             return 0
         crel = _run_adjust(crel, card, hand & ~bit, gaps)
         if (k >= target) == maximizer:
@@ -350,6 +364,8 @@ cdef int _search_lead(SolverState* st, int target, uint64_t* rel) noexcept nogil
     _tt_store(st, cur, nchain, found, nfound, key, h0r & mask, h1r & mask, code,
               r if r >= target else 0, n if r >= target else r, best,
               _ilog2(st.nodes - nodes0 + 1))
+    if answer:
+        _team_answered(st, n, answer)
     return r
 
 

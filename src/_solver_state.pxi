@@ -171,6 +171,8 @@ cdef struct Table:
 cdef enum:
     TEAM_SLOTS = 67          # a value per card id (move_bounds), and one per player (64 + P)
     BUSY_BITS = 12           # log2 of the entries of the team's table of moves in search
+    TEAM_MEMBERS = 8         # threads of a team that pass on their answers (_team_answered);
+                             # any more search as before without
 
 
 cdef struct TeamState:
@@ -180,6 +182,11 @@ cdef struct TeamState:
                              # thread's test narrows a value
     uint64_t position        # a hash of the position the team searches (0: none yet)
     uint64_t busy[1 << BUSY_BITS]   # hashes of (position, move) being searched (_team_put_off)
+    uint64_t member[TEAM_MEMBERS]   # the search states of the team's threads (0: free)
+    uint64_t path[TEAM_MEMBERS][17] # per thread and tricks left: the lead node of at least
+                                    # DEFER_FROM tricks it is searching (_answer_key), or 0
+    uint64_t unwind[TEAM_MEMBERS]   # per thread: a node on its path another thread has
+                                    # answered (_team_answered), or 0
 
 
 cdef struct SolverState:
@@ -217,7 +224,9 @@ cdef struct SolverState:
     int abort               # 1: a signal (Ctrl-C) or an error in progress, 2: the node
                             # limit, 3: the deadline (4: move_bounds skips a card, 5: the
                             # table is to grow, then the test runs again, 6: another thread
-                            # of the team decided the test)
+                            # of the team decided the test, 8: another thread answered a
+                            # lead node this one is inside, which then takes its answer:
+                            # st.unwind_n)
     int cur_lo              # f >= cur_lo and f <= cur_hi: what _solve_value's finished
     int cur_hi              # tests proved (its answer when stopped)
     int cur_card            # the card being valued (move_bounds), -1 for a player's value
@@ -252,5 +261,7 @@ cdef struct SolverState:
     uint16_t epoch          # bumped by Solver.clear (1..65535; the table is zeroed on wrap)
     TeamState* team         # the team this search belongs to, or NULL (one thread)
     int team_slot           # the team's slot of the value searched
+    int member              # the thread's index in the team's member arrays, or -1
+    int unwind_n            # with abort 8: the tricks left of the node to return to
     int team_t              # the target of the running test (stopped, abort 6, once the
                             # team has decided it)

@@ -10,8 +10,12 @@
 # of a large enough position, a move other than the first that another thread is searching
 # right now is put off until after the others. Each thread then proves other subtrees, which
 # it stores in the table; the thread that comes back to the move put off mostly finds its
-# proof there. Values cannot depend on this: each test's answer is exact, whichever thread
-# gives it, and the interval holds only proven bounds.
+# proof there. ABDADA has no way to tell a thread that a node it is inside has been answered
+# by another (YBWC's helpers are told): so a thread that answers a lead node of DEFER_FROM
+# tricks or more tells any other thread inside the same node, for the same question, which
+# returns to it at its next trick and takes the answer from the table. Values cannot depend
+# on this: each test's answer is exact, whichever thread gives it, and the interval holds
+# only proven bounds.
 
 cdef enum:
     DEFER_FROM = 12          # fewest tricks left at which a move may be put off: below, a
@@ -97,6 +101,48 @@ cdef inline bint _team_put_off(SolverState* st, uint64_t here, int card, uint64_
     return 0
 
 
+cdef inline uint64_t _answer_key(SolverState* st, uint64_t here, int target, int n) noexcept nogil:
+    """The key of a lead node's question (its exact position, hash here, the target and
+    the player, the tricks left n in the low bits): two threads at the same key ask the
+    same, whatever led them there."""
+    return ((_mix64(here ^ (<uint64_t>(target * 4 + st.player) << 40)) & ~(<uint64_t>31))
+            | <uint64_t>n)
+
+
+cdef inline void _team_enter(SolverState* st, int n, uint64_t key) noexcept nogil:
+    ts_store64(&st.team.path[st.member][n], key)
+
+
+cdef inline void _team_leave(SolverState* st, int n) noexcept nogil:
+    ts_store64(&st.team.path[st.member][n], 0)
+
+
+cdef inline bint _team_unwinds(SolverState* st, int n) noexcept nogil:
+    """Whether another thread has answered a lead node on this thread's path above this
+    one (then st.unwind_n is its tricks left). A word left from a node this thread has left
+    meanwhile is dropped; one for a node it has entered again with the same question still
+    holds (the answer is in the table)."""
+    cdef uint64_t w = ts_load64(&st.team.unwind[st.member])
+    cdef int u
+    if not w or not ts_cas64(&st.team.unwind[st.member], w, 0):
+        return 0
+    u = <int>(w & 31)
+    if u <= n or ts_load64(&st.team.path[st.member][u]) != w:
+        return 0
+    st.unwind_n = u
+    return 1
+
+
+cdef inline void _team_answered(SolverState* st, int n, uint64_t key) noexcept nogil:
+    """This thread has answered (and stored) the lead node key: another thread inside the
+    same node, for the same question, returns to it and takes the answer from the table."""
+    cdef int m
+    _team_leave(st, n)
+    for m in range(TEAM_MEMBERS):
+        if m != st.member and ts_load64(&st.team.path[m][n]) == key:
+            ts_store64(&st.team.unwind[m], key)
+
+
 cdef inline void _team_release(uint64_t* slot, uint64_t mine) noexcept nogil:
     """The move claimed is searched (unless another claim took the slot meanwhile)."""
     if ts_load64(slot) == mine:
@@ -148,3 +194,6 @@ cdef class Team:
         self.ts.gen = 0
         self.ts.position = 0
         memset(self.ts.busy, 0, sizeof(self.ts.busy))
+        memset(self.ts.member, 0, sizeof(self.ts.member))
+        memset(self.ts.path, 0, sizeof(self.ts.path))
+        memset(self.ts.unwind, 0, sizeof(self.ts.unwind))

@@ -172,7 +172,7 @@ cdef enum:
     TEAM_SLOTS = 67          # a value per card id (move_bounds), and one per player (64 + P)
     BUSY_BITS = 12           # log2 of the entries of the team's table of moves in search
     TEAM_MEMBERS = 8         # threads of a team that pass on their answers (_team_answered);
-                             # any more search as before without
+                             # a team's further threads search without them
 
 
 cdef struct TeamState:

@@ -349,6 +349,27 @@ def test_a_team_finds_the_values_of_one_thread_on_any_table(threads):
             assert team_cards(solvers, args) == [cards] * threads, (seed, mb)
 
 
+def test_a_team_on_large_positions_finds_the_values_of_one_thread():
+    """From 12 tricks left up, the threads of a team put off the moves another is searching
+    and pass on the answers of the lead nodes they are inside (DEFER_FROM in the core):
+    full deals' values and those of positions of 12 to 14 tricks, on a small table kept
+    from solve to solve (so that the threads race on full buckets), are one thread's."""
+    shared = new_solver(2)
+    for seed in range(10):
+        contract = Contract(seed % 5)  # trump and no-trump: no-tricks is slow this large
+        pos = Position.random(700 + seed, contract)
+        rng = random.Random(seed)
+        left = 16 if seed < 5 else rng.randint(12, 14)
+        while pos.tricks_left > left:
+            pos = pos.play(rng.choice(sorted(pos.legal_moves())))
+        moves = left < 16  # every card of the smaller ones; a full deal's chooser only
+        player = None if moves else Role.CHOOSER
+        one = solve(pos, player, moves, threads=1, solver=new_solver(16))
+        for threads in (2, 3):
+            many = solve(pos, player, moves, threads=threads, solver=shared)
+            assert (many.players, many.moves) == (one.players, one.moves), (seed, threads)
+
+
 def test_the_first_card_searched_changes_no_value():
     pos = midgame(40, Contract.NO_TRUMP)
     args = core_args(pos)
